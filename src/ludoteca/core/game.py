@@ -1,0 +1,268 @@
+"""The game contract: `Game`, `State` and `Move`.
+
+Every game in Ludoteca is a `Game` (rules plus options) whose positions are immutable `State`
+values. A state knows whose turn it is (a player index, `CHANCE` at a chance node, ``None`` once the
+game is over), its legal moves in a fixed order, and how to apply one, returning a new state.
+Moves and positions have canonical one-line texts that parse back to equal values.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, NoReturn
+
+from ludoteca.core.errors import IllegalMoveError, InvalidMoveError
+from ludoteca.core.options import OptionSpec, OptionValue, format_option_value, resolve_options
+from ludoteca.core.outcome import CHANCE, Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move, or the outcome of a chance node, in canonical text and integer form.
+
+    Attributes:
+        index: The move's integer action (``0 <= index < game.num_actions``); for a chance
+            outcome, its index among the game's chance outcomes.
+        text: The canonical notation; ``str(move)`` returns it.
+        is_chance: Whether this is the outcome of a chance node rather than a player's choice.
+    """
+
+    index: int
+    text: str
+    is_chance: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutStats:
+    """Totals from a batch of uniformly random playouts (see `Game.random_playouts`).
+
+    Attributes:
+        games: Playouts run to the end.
+        plies: Moves applied, chance outcomes included.
+        decisions: Decision states visited (a player to move).
+        legal_moves: Sum of the number of legal moves over those decision states.
+    """
+
+    games: int
+    plies: int
+    decisions: int
+    legal_moves: int
+
+
+class Game(ABC):
+    """A game's rules with one choice of options.
+
+    Subclasses set the class attributes and implement the abstract methods. Games compare equal
+    when they have the same id and options.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[int]
+    num_players: ClassVar[int]
+    player_names: ClassVar[tuple[str, ...]]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    num_actions: ClassVar[int]
+
+    def __init__(self, **options: Any) -> None:
+        self._options = resolve_options(self.id, self.option_specs, options)
+
+    @property
+    def options(self) -> dict[str, OptionValue]:
+        """Every option with its value (a fresh dict; changing it changes nothing)."""
+        return dict(self._options)
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The position before the first move (or the first chance node)."""
+
+    @abstractmethod
+    def parse_state(self, text: str) -> State:
+        """Read a position written by `State.to_text`.
+
+        Raises:
+            InvalidStateError: The text is malformed or the position is impossible.
+        """
+
+    @abstractmethod
+    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
+        """Play ``count`` uniformly random games from the start in compiled code (benchmarks)."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.id == other.id and self._options == other._options
+
+    def __hash__(self) -> int:
+        return hash((self.id, tuple(sorted(self._options.items(), key=lambda kv: kv[0]))))
+
+    def __repr__(self) -> str:
+        changed = [
+            f"{spec.name}={self._options[spec.name]!r}"
+            for spec in self.option_specs
+            if self._options[spec.name] != spec.default
+        ]
+        return f"ludoteca.make({', '.join([repr(self.id), *changed])})"
+
+    def describe_options(self) -> str:
+        """The options as ``name=value`` text, e.g. ``"goal=seed move_limit=120"``."""
+        return " ".join(f"{k}={format_option_value(v)}" for k, v in self._options.items())
+
+
+class State(ABC):
+    """An immutable position of a game.
+
+    Subclasses implement the abstract members; the base class provides move parsing, checked
+    `apply`, equality and hashing by value. Cached values are kept in ``_cache``; nothing else
+    changes after construction.
+    """
+
+    __slots__ = ("_cache", "_game")
+
+    #: The accepted move forms, for error messages, e.g. ``"c3-d4 (step), e5xg7 (jump), pass"``.
+    move_forms: ClassVar[str]
+    #: A regular expression that every well-formed move text (after normalising) matches.
+    move_syntax: ClassVar[re.Pattern[str]]
+
+    def __init__(self, game: Game) -> None:
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "_cache", {})
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable; use apply() for a new state")
+
+    @property
+    def game(self) -> Game:
+        """The game (rules and options) this position belongs to."""
+        return self._game
+
+    # -- what subclasses provide ------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The player to move, `CHANCE` at a chance node, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it runs."""
+
+    @abstractmethod
+    def _compute_legal_moves(self) -> tuple[Move, ...]:
+        """All legal moves (or chance outcomes) in the game's fixed order."""
+
+    @abstractmethod
+    def _apply_legal(self, move: Move) -> State:
+        """The position after ``move``, which is known to be legal."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The canonical one-line position text; `Game.parse_state` reads it back."""
+
+    @abstractmethod
+    def _key(self) -> Any:
+        """A hashable value that identifies the position within its game."""
+
+    def _chance_probabilities(self) -> tuple[float, ...]:
+        """Probabilities of `legal_moves` at a chance node (games with chance override this)."""
+        raise NotImplementedError(f"{self._game.id} has no chance nodes")
+
+    def _why_illegal(self, text: str) -> str:
+        """Why a well-formed move is not legal here (games override this with their rules)."""
+        return f"{text} is not a legal move in this position"
+
+    def _normalise_move_text(self, text: str) -> str:
+        """Canonical spelling of typed move text (games may relax case or spacing)."""
+        return " ".join(text.split())
+
+    # -- the public contract ---------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome is not None
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves in a fixed order; at a chance node, the possible outcomes."""
+        moves: tuple[Move, ...] | None = self._cache.get("legal")
+        if moves is None:
+            moves = () if self.is_over else self._compute_legal_moves()
+            self._cache["legal"] = moves
+        return moves
+
+    def chance_outcomes(self) -> tuple[tuple[Move, float], ...]:
+        """``((outcome, probability), ...)`` at a chance node; ``()`` elsewhere."""
+        if self.to_move != CHANCE:
+            return ()
+        return tuple(zip(self.legal_moves(), self._chance_probabilities(), strict=True))
+
+    def parse_move(self, text: str) -> Move:
+        """Read move text and return the legal move it names.
+
+        Raises:
+            InvalidMoveError: The text is not a move in this game's notation.
+            IllegalMoveError: The move is well formed but not legal here (the message says why).
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is text such as {self.move_forms}; got {text!r}")
+        canonical = self._normalise_move_text(text)
+        if not self.move_syntax.fullmatch(canonical):
+            raise InvalidMoveError(
+                f"{text.strip()!r} is not a move in {self._game.name} notation; "
+                f"accepted forms: {self.move_forms}"
+            )
+        if self.outcome is not None:
+            raise IllegalMoveError(f"the game is over ({self.outcome.reason}); no move is legal")
+        for move in self.legal_moves():
+            if move.text == canonical:
+                return move
+        raise IllegalMoveError(self._why_illegal(canonical))
+
+    def move_from_index(self, index: int) -> Move:
+        """The legal move with this integer action (or chance outcome index).
+
+        Raises:
+            IllegalMoveError: No legal move has this index here.
+        """
+        for move in self.legal_moves():
+            if move.index == index:
+                return move
+        raise IllegalMoveError(
+            f"action {index} is not legal here; legal actions: "
+            + (", ".join(str(m.index) for m in self.legal_moves()) or "none (the game is over)")
+        )
+
+    def apply(self, move: Move | str) -> State:
+        """Return the position after ``move`` (a `Move` or its text); this state is unchanged.
+
+        Raises:
+            InvalidMoveError: Unparsable move text, or a value that is not a move.
+            IllegalMoveError: The move is not legal here.
+        """
+        if isinstance(move, str):
+            return self._apply_legal(self.parse_move(move))
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"apply() takes a Move or move text; got {move!r}")
+        if move not in self.legal_moves():
+            if self.outcome is not None:
+                raise IllegalMoveError(f"the game is over ({self.outcome.reason}); no move is legal")
+            raise IllegalMoveError(self._why_illegal(move.text))
+        return self._apply_legal(move)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return type(self) is type(other) and self._game == other._game and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._game, self._key()))
+
+    def __repr__(self) -> str:
+        return f"{self._game!r}.parse_state({self.to_text()!r})"
+

@@ -1,0 +1,1 @@
+"""One package per game. A game package imports only from `ludoteca.core`."""

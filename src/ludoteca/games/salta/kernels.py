@@ -1,0 +1,426 @@
+"""Salta's rules as compiled kernels over one small integer array.
+
+Board indexing (square = rank0 * 10 + file0; only dark squares, file0 + rank0 even, are used)::
+
+    rank 10 | 90 .. 99
+     ...    |
+    rank 2  | 10 11 12 ... 19
+    rank 1  |  0  1  2 ...  9
+              a  b  c  ...  j
+
+The position array (``int32``), see the ``*_AT`` offsets below:
+
+- two layers of 100 cells, Green's then Red's: 0 for empty, else the piece number 1..15 of that
+  side (1-5 Stars, 6-10 Moons, 11-15 Suns). Two layers, because in the "played" scoring phase
+  each side ignores the other, so a Green and a Red piece may share a square;
+- the square of every piece (Green's 15, then Red's 15);
+- plies played, the two move counts of the scoring phase, the status and the reason code.
+
+Whose turn it is follows from the ply count: turns always alternate (a pass is a ply), Green
+first. Options arrive as ``params`` (see ``P_*``) and the goal table as ``goals[side, piece]``.
+
+Action codec (the one place that knows it)::
+
+    action = ((origin // 2) * 4 + direction) * 2 + is_jump      # 0 <= action < 400
+    PASS = 400
+
+``origin // 2`` numbers the 50 dark squares 0..49; directions are NE, NW, SE, SW.
+"""
+
+import numpy as np
+from numba import njit
+
+WIDTH = 10
+NUM_SQUARES = 100
+PIECES_PER_SIDE = 15
+GREEN, RED = 0, 1
+
+LAYER_AT = 0  # + side * 100 + square
+PIECE_SQUARE_AT = 200  # + side * 15 + piece index (0..14)
+PLY_AT = 230
+SCORING_MOVES_AT = 231  # + side: moves made in the "played" scoring phase
+STATUS_AT = 233
+REASON_AT = 234
+CELLS_SIZE = 235
+
+# STATUS values
+ONGOING, GREEN_WINS, RED_WINS, DRAW = 0, 1, 2, 3
+# REASON values
+NO_REASON = 0
+RED_GOAL = 1  # Red completed its goal first
+GREEN_GOAL = 2  # Green completed its goal and Red's extra move did not complete Red's
+BOTH_GOALS = 3  # Red completed its goal with the extra move: draw
+SCORED_PLAYED = 4
+SCORED_SIMPLIFIED = 5
+PLY_CAP = 6
+
+# params: the options as integers
+P_SCORING_START = 0  # plies after which scoring begins, or -1 without the move limit
+P_SCORING_MODE = 1  # SCORING_PLAYED or SCORING_SIMPLIFIED
+P_SCORING_CAP = 2  # per-player move cap in the played scoring phase (engine safeguard)
+P_MAX_PLIES = 3  # engine safeguard when there is no move limit
+NUM_PARAMS = 4
+SCORING_PLAYED, SCORING_SIMPLIFIED = 0, 1
+
+NE, NW, SE, SW = 0, 1, 2, 3
+DIRECTION_STEPS = ((1, 1), (-1, 1), (1, -1), (-1, -1))  # (file, rank) per direction
+FORWARD_DIRECTIONS = np.array([[NE, NW], [SE, SW]], dtype=np.int64)  # per side
+
+NUM_ACTIONS = 401
+PASS = 400
+MAX_LEGAL = 64  # 15 pieces x 4 directions, at most one action each
+
+
+def _build_tables():  # type: ignore[no-untyped-def]
+    neighbour = np.full((NUM_SQUARES, 4), -1, dtype=np.int64)
+    landing = np.full((NUM_SQUARES, 4), -1, dtype=np.int64)
+    for square in range(NUM_SQUARES):
+        rank, file = divmod(square, WIDTH)
+        for direction, (df, dr) in enumerate(DIRECTION_STEPS):
+            if 0 <= file + df < WIDTH and 0 <= rank + dr < WIDTH:
+                neighbour[square, direction] = (rank + dr) * WIDTH + file + df
+            if 0 <= file + 2 * df < WIDTH and 0 <= rank + 2 * dr < WIDTH:
+                landing[square, direction] = (rank + 2 * dr) * WIDTH + file + 2 * df
+    origin = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+    destination = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+    for action in range(PASS):
+        dark, direction, is_jump = action >> 3, (action >> 1) & 3, action & 1
+        rank = dark // 5
+        square = rank * WIDTH + (dark % 5) * 2 + rank % 2
+        origin[action] = square
+        destination[action] = (landing if is_jump else neighbour)[square, direction]
+    return neighbour, landing, origin, destination
+
+
+DIAGONAL_NEIGHBOUR, JUMP_LANDING, ACTION_ORIGIN, ACTION_DESTINATION = _build_tables()
+
+
+@njit(cache=True)
+def encode_action(origin, direction, is_jump):
+    """The action index of a move from ``origin`` in ``direction``."""
+    return ((origin // 2) * 4 + direction) * 2 + is_jump
+
+
+@njit(cache=True)
+def side_to_move(s):
+    """Green (0) on even ply counts, Red (1) on odd ones."""
+    return s[PLY_AT] & 1
+
+
+@njit(cache=True)
+def _is_empty(s, square):
+    return s[LAYER_AT + square] == 0 and s[LAYER_AT + NUM_SQUARES + square] == 0
+
+
+@njit(cache=True)
+def in_scoring_phase(s, params):
+    """Whether the played scoring phase is under way (the 120-move rule has struck)."""
+    start = params[P_SCORING_START]
+    return start >= 0 and s[PLY_AT] >= start
+
+
+# -- the play phase -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _can_jump(s, side, square, direction):
+    """A forward jump over an adjacent opponent piece onto the empty square beyond."""
+    over = DIAGONAL_NEIGHBOUR[square, direction]
+    land = JUMP_LANDING[square, direction]
+    return (
+        land >= 0
+        and s[LAYER_AT + (1 - side) * NUM_SQUARES + over] != 0
+        and _is_empty(s, land)
+    )
+
+
+@njit(cache=True)
+def _jumps(s, side, out):
+    """Write every jump of ``side`` into ``out``; return how many."""
+    n = 0
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        for direction in FORWARD_DIRECTIONS[side]:
+            if _can_jump(s, side, square, direction):
+                out[n] = encode_action(square, direction, 1)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _steps(s, side, out):
+    """Write every step of ``side`` (one square diagonally to an empty square) into ``out``."""
+    n = 0
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        for direction in range(4):
+            target = DIAGONAL_NEIGHBOUR[square, direction]
+            if target >= 0 and _is_empty(s, target):
+                out[n] = encode_action(square, direction, 0)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def has_a_move(s, side):
+    """Whether ``side`` has a jump or a step (the test of the no-block rule)."""
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        for direction in range(4):
+            target = DIAGONAL_NEIGHBOUR[square, direction]
+            if target >= 0 and _is_empty(s, target):
+                return True
+        for direction in FORWARD_DIRECTIONS[side]:
+            if _can_jump(s, side, square, direction):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _move_piece(s, side, origin, destination):
+    layer = LAYER_AT + side * NUM_SQUARES
+    piece = s[layer + origin]
+    s[layer + origin] = 0
+    s[layer + destination] = piece
+    s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece - 1] = destination
+
+
+@njit(cache=True)
+def _leaves_opponent_a_move(s, side, action):
+    """Whether the opponent still has a move after ``side`` plays ``action``."""
+    origin, destination = ACTION_ORIGIN[action], ACTION_DESTINATION[action]
+    _move_piece(s, side, origin, destination)
+    result = has_a_move(s, 1 - side)
+    _move_piece(s, side, destination, origin)
+    return result
+
+
+@njit(cache=True)
+def _opponent_step_targets(s, opponent):
+    """Count distinct empty squares the opponent can step to, up to two; also return the first.
+
+    A move never takes away an opponent's step except by landing on its target square (pieces
+    are never captured or pushed), so with two distinct targets no single move can block, and
+    with one only the moves that land on it need the full test.
+    """
+    first = -1
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + opponent * PIECES_PER_SIDE + piece]
+        for direction in range(4):
+            target = DIAGONAL_NEIGHBOUR[square, direction]
+            if target >= 0 and _is_empty(s, target):
+                if first < 0:
+                    first = target
+                elif target != first:
+                    return 2, first
+    return (0 if first < 0 else 1), first
+
+
+@njit(cache=True)
+def _keep_non_blocking(s, side, candidates, n, out):
+    """Copy the candidates that leave the opponent a move into ``out``; return how many."""
+    n_targets, target = _opponent_step_targets(s, 1 - side)
+    kept = 0
+    for i in range(n):
+        action = candidates[i]
+        safe = n_targets == 2 or (n_targets == 1 and ACTION_DESTINATION[action] != target)
+        if safe or _leaves_opponent_a_move(s, side, action):
+            out[kept] = action
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _play_phase_actions(s, out):
+    """Compulsory jumps and the no-block rule with its fallback, as RULES.md settles them.
+
+    ``out`` needs room for ``2 * MAX_LEGAL`` actions; the second half is scratch space.
+    """
+    side = side_to_move(s)
+    n_jumps = _jumps(s, side, out)
+    if n_jumps > 0:
+        # A jump never blocks: the piece jumped over can always step back to where the jumper
+        # stood. So the jumps are the legal set whenever there are any.
+        return n_jumps
+    steps = out[MAX_LEGAL:]  # scratch space: callers pass room for 2 * MAX_LEGAL actions
+    n_steps = _steps(s, side, steps)
+    n = _keep_non_blocking(s, side, steps, n_steps, out)
+    if n > 0:
+        return n
+    # Every step blocks: the rule cannot be met, so the ordinary rules apply.
+    if n_steps > 0:
+        out[:n_steps] = steps[:n_steps]
+        return n_steps
+    out[0] = PASS
+    return 1
+
+
+# -- the scoring phase ("played") -----------------------------------------------------------
+
+
+@njit(cache=True)
+def goal_distance(s, side, goals):
+    """Sum over the side's pieces of the Chebyshev distance to each piece's goal square."""
+    total = 0
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        goal = goals[side, piece]
+        total += max(abs(square % WIDTH - goal % WIDTH), abs(square // WIDTH - goal // WIDTH))
+    return total
+
+
+@njit(cache=True)
+def goal_complete(s, side, goals):
+    """Whether every piece of ``side`` stands on its own goal square."""
+    for piece in range(PIECES_PER_SIDE):
+        if s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece] != goals[side, piece]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def scoring_finished(s, side, params, goals):
+    """A side is finished in the played scoring phase once home or at the move cap."""
+    return goal_complete(s, side, goals) or s[SCORING_MOVES_AT + side] >= params[P_SCORING_CAP]
+
+
+@njit(cache=True)
+def _scoring_phase_actions(s, params, goals, out):
+    """Steps onto squares free of the mover's own pieces; the opponent's are ignored."""
+    side = side_to_move(s)
+    if scoring_finished(s, side, params, goals):
+        out[0] = PASS
+        return 1
+    layer = LAYER_AT + side * NUM_SQUARES
+    n = 0
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        for direction in range(4):
+            target = DIAGONAL_NEIGHBOUR[square, direction]
+            if target >= 0 and s[layer + target] == 0:
+                out[n] = encode_action(square, direction, 0)
+                n += 1
+    if n == 0:
+        out[0] = PASS
+        return 1
+    return n
+
+
+# -- the whole game -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def legal_actions_into(s, params, goals, out):
+    """Write the legal actions of an unfinished position into ``out``; return how many.
+
+    ``out`` needs room for ``2 * MAX_LEGAL`` actions (the second half is scratch space).
+    """
+    if in_scoring_phase(s, params):
+        return _scoring_phase_actions(s, params, goals, out)
+    return _play_phase_actions(s, out)
+
+
+@njit(cache=True)
+def legal_actions(s, params, goals):
+    """The legal actions, sorted (empty once the game is over); ``s`` may be read-only."""
+    if s[STATUS_AT] != ONGOING:
+        return np.empty(0, dtype=np.int64)
+    out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    n = legal_actions_into(s.copy(), params, goals, out)  # the no-block test moves pieces
+    return np.sort(out[:n])
+
+
+@njit(cache=True)
+def _finish(s, status, reason):
+    s[STATUS_AT] = status
+    s[REASON_AT] = reason
+
+
+@njit(cache=True)
+def _compare_scores(s, green, red, reason):
+    """Lower score wins; equal scores draw."""
+    if green < red:
+        _finish(s, GREEN_WINS, reason)
+    elif red < green:
+        _finish(s, RED_WINS, reason)
+    else:
+        _finish(s, DRAW, reason)
+
+
+@njit(cache=True)
+def settle(s, params, goals):
+    """Set the status and reason of a position from its pieces, ply count and options."""
+    _finish(s, ONGOING, NO_REASON)
+    if in_scoring_phase(s, params) and params[P_SCORING_MODE] == SCORING_PLAYED:
+        if scoring_finished(s, GREEN, params, goals) and scoring_finished(s, RED, params, goals):
+            _compare_scores(s, s[SCORING_MOVES_AT], s[SCORING_MOVES_AT + 1], SCORED_PLAYED)
+        return
+    green_home = goal_complete(s, GREEN, goals)
+    red_home = goal_complete(s, RED, goals)
+    if red_home:
+        # Red can only complete its goal on its own move, which ends the game at once; with
+        # Green's goal complete too, that move was Red's extra move.
+        _finish(s, DRAW if green_home else RED_WINS, BOTH_GOALS if green_home else RED_GOAL)
+    elif green_home:
+        if side_to_move(s) == GREEN:  # Red has had its extra move
+            _finish(s, GREEN_WINS, GREEN_GOAL)
+    elif in_scoring_phase(s, params):  # simplified scoring: no more moves
+        _compare_scores(s, goal_distance(s, GREEN, goals), goal_distance(s, RED, goals),
+                        SCORED_SIMPLIFIED)
+    elif s[PLY_AT] >= params[P_MAX_PLIES]:
+        _finish(s, DRAW, PLY_CAP)
+
+
+@njit(cache=True)
+def apply_action_inplace(s, action, params, goals):
+    """Play a legal ``action`` on ``s`` in place and settle the result."""
+    side = side_to_move(s)
+    if in_scoring_phase(s, params):
+        if action != PASS or not scoring_finished(s, side, params, goals):
+            # A pass by an unfinished side (only if it cannot step) counts, so the cap ends it.
+            s[SCORING_MOVES_AT + side] += 1
+        if action != PASS:
+            _move_piece(s, side, ACTION_ORIGIN[action], ACTION_DESTINATION[action])
+        moves = s[SCORING_MOVES_AT + side]
+        if moves >= params[P_SCORING_CAP] and not goal_complete(s, side, goals):
+            # Engine safeguard: what is still to go is added to the count.
+            s[SCORING_MOVES_AT + side] = moves + goal_distance(s, side, goals)
+    elif action != PASS:
+        _move_piece(s, side, ACTION_ORIGIN[action], ACTION_DESTINATION[action])
+    s[PLY_AT] += 1
+    settle(s, params, goals)
+
+
+@njit(cache=True)
+def apply_action(s, action, params, goals):
+    """A copy of ``s`` with ``action`` played."""
+    t = s.copy()
+    apply_action_inplace(t, action, params, goals)
+    return t
+
+
+@njit(cache=True)
+def random_playout_inplace(s, params, goals, totals):
+    """Play uniformly random moves on ``s`` to the end (numba's seeded generator).
+
+    Adds plies, decision states and legal-move counts to ``totals[0:3]``.
+    """
+    out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    while s[STATUS_AT] == ONGOING:
+        n = legal_actions_into(s, params, goals, out)
+        totals[1] += 1
+        totals[2] += n
+        apply_action_inplace(s, out[np.random.randint(n)], params, goals)
+        totals[0] += 1
+
+
+@njit(cache=True)
+def random_playouts(start, params, goals, count, seed):
+    """Run ``count`` random games from ``start``; return (plies, decisions, legal moves)."""
+    np.random.seed(seed)
+    totals = np.zeros(3, dtype=np.int64)
+    s = start.copy()
+    for _ in range(count):
+        s[:] = start
+        random_playout_inplace(s, params, goals, totals)
+    return totals

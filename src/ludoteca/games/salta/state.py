@@ -1,0 +1,370 @@
+"""Salta positions, moves, notation and position text.
+
+Position text: the ten ranks from 10 down to 1, separated by ``/``, each written as ten cells
+(``.`` for an empty square, else a piece: ``S``tar, ``M``oon or Sun ``O`` with its number 1-5,
+upper case Green, lower case Red; in the played scoring phase a square may hold one piece of each
+side, written ``S1+s3``), then the side to move (``g`` or ``r``), the plies played, and in the
+played scoring phase ``scoring <green moves> <red moves>``::
+
+    .s5.s4.s3.s2.s1/m5.m4.m3.m2.m1./.o5.o4.o3.o2.o1/........../........../
+    ........../........../O1.O2.O3.O4.O5./.M1.M2.M3.M4.M5/S1.S2.S3.S4.S5. g 0
+
+(one line in reality).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ludoteca.core.array_state import ArrayState, Cells
+from ludoteca.core.errors import InvalidStateError
+from ludoteca.core.game import Move
+from ludoteca.core.grids import SQUARE_PATTERN, parse_square, square_name
+from ludoteca.core.outcome import Outcome
+from ludoteca.games.salta import kernels as k
+
+if TYPE_CHECKING:
+    from ludoteca.games.salta import SaltaGame
+
+SIDE_NAMES = ("Green", "Red")
+SIDE_LETTERS = ("g", "r")
+KIND_LETTERS = "SMO"  # Star, Moon, Sun
+KIND_NAMES = ("Star", "Moon", "Sun")
+
+
+def piece_token(side: int, piece: int) -> str:
+    """The two-letter token of piece ``piece`` (0..14) of ``side``, e.g. ``"S1"`` or ``"o5"``."""
+    letter = KIND_LETTERS[piece // 5]
+    return f"{letter if side == k.GREEN else letter.lower()}{piece % 5 + 1}"
+
+
+def piece_name(side: int, piece: int) -> str:
+    """A piece's name for people, e.g. ``"Green Star 1"``."""
+    return f"{SIDE_NAMES[side]} {KIND_NAMES[piece // 5]} {piece % 5 + 1}"
+
+
+_TOKEN = re.compile(r"([SMOsmo])([1-5])")
+_CELL = re.compile(r"\.|[SMOsmo][1-5](?:\+[SMOsmo][1-5])?")
+
+
+@dataclass(frozen=True, slots=True)
+class SaltaMove(Move):
+    """A Salta move: ``c3-d4`` (a step), ``e5xg7`` (a jump) or ``pass``."""
+
+    @property
+    def origin(self) -> str | None:
+        """The square the piece leaves (``None`` for a pass)."""
+        return None if self.index == k.PASS else square_name(int(k.ACTION_ORIGIN[self.index]), 10)
+
+    @property
+    def destination(self) -> str | None:
+        """The square the piece lands on (``None`` for a pass)."""
+        if self.index == k.PASS:
+            return None
+        return square_name(int(k.ACTION_DESTINATION[self.index]), 10)
+
+    @property
+    def is_jump(self) -> bool:
+        """Whether the move jumps over an opponent piece."""
+        return self.index != k.PASS and bool(self.index & 1)
+
+
+class SaltaState(ArrayState):
+    """A Salta position. Build one with `SaltaGame.initial_state` or `SaltaGame.parse_state`."""
+
+    __slots__ = ()
+
+    move_class = SaltaMove
+    move_forms: ClassVar[str] = "c3-d4 (a step), e5xg7 (a jump), pass"
+    move_syntax: ClassVar[re.Pattern[str]] = re.compile(
+        rf"{SQUARE_PATTERN}[-x]{SQUARE_PATTERN}|pass"
+    )
+
+    @property
+    def game(self) -> SaltaGame:
+        """The game (rules and options) this position belongs to."""
+        return self._game  # type: ignore[return-value]
+
+    # -- the kernels, through the game's options ----------------------------------------------
+
+    def _legal_actions(self) -> npt.NDArray[np.int64]:
+        game = self.game
+        result: npt.NDArray[np.int64] = k.legal_actions(self._cells, game.params, game.goals)
+        return result
+
+    def _successor(self, action: int) -> Cells:
+        game = self.game
+        result: Cells = k.apply_action(self._cells, action, game.params, game.goals)
+        return result
+
+    def _action_text(self, action: int) -> str:
+        if action == k.PASS:
+            return "pass"
+        separator = "x" if action & 1 else "-"
+        origin = square_name(int(k.ACTION_ORIGIN[action]), k.WIDTH)
+        return f"{origin}{separator}{square_name(int(k.ACTION_DESTINATION[action]), k.WIDTH)}"
+
+    def _normalise_move_text(self, text: str) -> str:
+        return "".join(text.split()).lower()
+
+    # -- what the state says ------------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        """Plies played so far (passes included)."""
+        return int(self._cells[k.PLY_AT])
+
+    @property
+    def to_move(self) -> int | None:
+        """Green (0) or Red (1), or ``None`` once the game is over."""
+        if self._cells[k.STATUS_AT] != k.ONGOING:
+            return None
+        return self.ply % 2
+
+    @property
+    def in_scoring_phase(self) -> bool:
+        """Whether the 120-move rule has struck and the played scoring phase is under way."""
+        return bool(k.in_scoring_phase(self._cells, self.game.params)) and not self.is_over
+
+    @property
+    def awaiting_extra_move(self) -> bool:
+        """Whether Green has completed its goal and Red is to make its one extra move."""
+        return self.to_move == k.RED and self.goal_complete(k.GREEN)
+
+    @property
+    def scoring_moves(self) -> tuple[int, int]:
+        """Moves each side has made in the played scoring phase (the cap penalty included)."""
+        return int(self._cells[k.SCORING_MOVES_AT]), int(self._cells[k.SCORING_MOVES_AT + 1])
+
+    def goal_complete(self, side: int) -> bool:
+        """Whether every piece of ``side`` stands on its goal square."""
+        return bool(k.goal_complete(self._cells, side, self.game.goals))
+
+    def goal_distance(self, side: int) -> int:
+        """The simplified score: the sum of Chebyshev distances of ``side``'s pieces to goal."""
+        return int(k.goal_distance(self._cells, side, self.game.goals))
+
+    def pieces(self) -> dict[str, list[str]]:
+        """Square name -> tokens standing there (one, or two in the played scoring phase)."""
+        result: dict[str, list[str]] = {}
+        for side in (k.GREEN, k.RED):
+            for piece in range(k.PIECES_PER_SIDE):
+                square = int(self._cells[k.PIECE_SQUARE_AT + side * k.PIECES_PER_SIDE + piece])
+                result.setdefault(square_name(square, k.WIDTH), []).append(piece_token(side, piece))
+        return result
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, with the reason, or ``None`` while it runs."""
+        status = int(self._cells[k.STATUS_AT])
+        if status == k.ONGOING:
+            return None
+        reason = self._reason_text(int(self._cells[k.REASON_AT]))
+        if status == k.DRAW:
+            return Outcome.draw(2, reason)
+        return Outcome.win(k.GREEN if status == k.GREEN_WINS else k.RED, 2, reason)
+
+    def _reason_text(self, reason: int) -> str:
+        if reason == k.RED_GOAL:
+            return "Red reached its goal first"
+        if reason == k.GREEN_GOAL:
+            return "Green reached its goal and Red's extra move did not reach Red's goal"
+        if reason == k.BOTH_GOALS:
+            return "Green reached its goal and Red reached its own with the extra move: a draw"
+        if reason == k.SCORED_PLAYED:
+            green, red = self.scoring_moves
+            return f"120-move rule, played scoring: Green {green} moves, Red {red} moves"
+        if reason == k.SCORED_SIMPLIFIED:
+            green, red = self.goal_distance(k.GREEN), self.goal_distance(k.RED)
+            return f"120-move rule, simplified scoring: Green {green}, Red {red}"
+        return f"engine safeguard: {self.game.options['max_plies']} plies without a result"
+
+    # -- why a well-formed move is refused ------------------------------------------------------
+
+    def _why_illegal(self, text: str) -> str:
+        side = self.ply % 2
+        if text == "pass":
+            return f"pass is only allowed when {SIDE_NAMES[side]} has no move"
+        is_jump = "x" in text
+        origin_name, destination_name = re.split("[-x]", text)
+        origin = parse_square(origin_name, k.WIDTH, k.WIDTH)
+        destination = parse_square(destination_name, k.WIDTH, k.WIDTH)
+        if origin is None or destination is None:
+            return f"{text}: squares run from a1 to j10"
+        if int(self._cells[k.LAYER_AT + side * k.NUM_SQUARES + origin]) == 0:
+            return f"{text}: there is no {SIDE_NAMES[side]} piece on {origin_name}"
+        kind = "jump" if is_jump else "step"
+        distance = 2 if is_jump else 1
+        df = abs(destination % 10 - origin % 10)
+        dr = destination // 10 - origin // 10
+        if df != distance or abs(dr) != distance:
+            return f"{text}: a {kind} goes exactly {distance} square(s) diagonally"
+        if is_jump and self.in_scoring_phase:
+            return f"{text}: there are no jumps in the scoring phase"
+        if is_jump and (dr > 0) != (side == k.GREEN):
+            return f"{text}: jumps go forward only"
+        if is_jump:
+            over = (origin + destination) // 2
+            if int(self._cells[k.LAYER_AT + (1 - side) * k.NUM_SQUARES + over]) == 0:
+                over_name = square_name(over, k.WIDTH)
+                return f"{text}: a jump goes over an opponent piece, and {over_name} holds none"
+        legal = self.legal_moves()
+        destination_free = self._cells[k.LAYER_AT + side * k.NUM_SQUARES + destination] == 0 and (
+            self.in_scoring_phase
+            or self._cells[k.LAYER_AT + (1 - side) * k.NUM_SQUARES + destination] == 0
+        )
+        if not destination_free:
+            return f"{text}: {destination_name} is occupied"
+        jumps = ", ".join(m.text for m in legal if isinstance(m, SaltaMove) and m.is_jump)
+        if not is_jump and jumps:
+            return f"{text}: a jump is compulsory; legal jumps: {jumps}"
+        return (
+            f"{text} would leave {SIDE_NAMES[1 - side]} without a move (the no-block rule); "
+            f"legal moves: {', '.join(m.text for m in legal)}"
+        )
+
+    # -- text -------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The canonical one-line position text (see the module docstring)."""
+        occupants = self.pieces()
+        ranks = []
+        for rank in range(k.WIDTH, 0, -1):
+            cells = []
+            for file in range(k.WIDTH):
+                tokens = occupants.get(square_name((rank - 1) * k.WIDTH + file, k.WIDTH), [])
+                cells.append("+".join(tokens) if tokens else ".")
+            ranks.append("".join(cells))
+        text = f"{'/'.join(ranks)} {SIDE_LETTERS[self.ply % 2]} {self.ply}"
+        if bool(k.in_scoring_phase(self._cells, self.game.params)) and (
+            self.game.options["scoring"] == "played"
+        ):
+            green, red = self.scoring_moves
+            text += f" scoring {green} {red}"
+        return text
+
+    def __str__(self) -> str:
+        return render_board(self)
+
+
+def parse_position(game: SaltaGame, text: str) -> SaltaState:
+    """Read position text (see the module docstring) and check that it is a reachable kind.
+
+    Raises:
+        InvalidStateError: What is wrong with the text, and the expected form.
+    """
+    if not isinstance(text, str):
+        raise InvalidStateError(f"Salta position text must be a string; got {text!r}")
+    fields = text.split()
+    form = "'<10 ranks separated by /> <g|r> <plies>' (+ ' scoring <n> <n>' when scoring)"
+    if len(fields) not in (3, 6):
+        raise InvalidStateError(f"Salta position text has {len(fields)} fields; expected {form}")
+    board, side_letter, ply_text = fields[:3]
+    cells = np.zeros(k.CELLS_SIZE, dtype=np.int32)
+    seen: dict[tuple[int, int], str] = {}
+    ranks = board.split("/")
+    if len(ranks) != k.WIDTH:
+        raise InvalidStateError(f"the board has {len(ranks)} ranks; expected 10 separated by '/'")
+    for row, rank_text in enumerate(ranks):
+        rank = k.WIDTH - 1 - row
+        cell_texts = _CELL.findall(rank_text)
+        if "".join(cell_texts) != rank_text or len(cell_texts) != k.WIDTH:
+            raise InvalidStateError(
+                f"rank {rank + 1} ({rank_text!r}) must be 10 cells, each '.', a piece such as "
+                "S1, m3 or O5, or (when scoring) two pieces such as S1+s3"
+            )
+        for file, cell in enumerate(cell_texts):
+            square = rank * k.WIDTH + file
+            tokens = _TOKEN.findall(cell)
+            if tokens and (file + rank) % 2:
+                raise InvalidStateError(f"{square_name(square, 10)} is a light square")
+            if len(tokens) == 2 and tokens[0][0].isupper() == tokens[1][0].isupper():
+                raise InvalidStateError(
+                    f"{square_name(square, 10)}: a shared square holds one piece of each side"
+                )
+            for letter, number in tokens:
+                side = k.GREEN if letter.isupper() else k.RED
+                piece = KIND_LETTERS.index(letter.upper()) * 5 + int(number) - 1
+                if (side, piece) in seen:
+                    raise InvalidStateError(f"{letter}{number} stands on two squares")
+                seen[(side, piece)] = square_name(square, 10)
+                cells[k.LAYER_AT + side * k.NUM_SQUARES + square] = piece + 1
+                cells[k.PIECE_SQUARE_AT + side * k.PIECES_PER_SIDE + piece] = square
+    if len(seen) != 2 * k.PIECES_PER_SIDE:
+        missing = [
+            piece_token(side, piece)
+            for side in (0, 1)
+            for piece in range(k.PIECES_PER_SIDE)
+            if (side, piece) not in seen
+        ]
+        raise InvalidStateError(f"every piece must be on the board; missing: {' '.join(missing)}")
+    if not ply_text.isdigit():
+        raise InvalidStateError(f"plies played must be a whole number; got {ply_text!r}")
+    ply = int(ply_text)
+    if side_letter not in SIDE_LETTERS or SIDE_LETTERS.index(side_letter) != ply % 2:
+        raise InvalidStateError(
+            f"side to move must be 'g' on an even ply count and 'r' on an odd one; "
+            f"got {side_letter!r} after {ply} plies"
+        )
+    cells[k.PLY_AT] = ply
+    scoring_start = int(game.params[k.P_SCORING_START])
+    in_played_scoring = (
+        scoring_start >= 0 and ply >= scoring_start and game.options["scoring"] == "played"
+    )
+    if len(fields) == 6:
+        if fields[3] != "scoring" or not (fields[4].isdigit() and fields[5].isdigit()):
+            raise InvalidStateError(f"expected 'scoring <green moves> <red moves>'; got {text!r}")
+        if not in_played_scoring:
+            raise InvalidStateError(
+                "scoring counts are only allowed in the played scoring phase "
+                f"(from ply {scoring_start} with scoring=played)"
+            )
+        cells[k.SCORING_MOVES_AT] = int(fields[4])
+        cells[k.SCORING_MOVES_AT + 1] = int(fields[5])
+    elif in_played_scoring:
+        raise InvalidStateError(f"after {ply} plies the position needs 'scoring <n> <n>'")
+    if not in_played_scoring and any("+" in r for r in ranks):
+        raise InvalidStateError("two pieces share a square outside the played scoring phase")
+    if scoring_start >= 0 and ply > scoring_start and not in_played_scoring:
+        raise InvalidStateError(f"simplified scoring ends the game after {scoring_start} plies")
+    k.settle(cells, game.params, game.goals)
+    return SaltaState(game, cells)
+
+
+def render_board(state: SaltaState) -> str:
+    """A readable diagram: ranks 10 to 1 with coordinates, then whose turn or the result."""
+    occupants = state.pieces()
+    lines = []
+    for rank in range(k.WIDTH, 0, -1):
+        cells = []
+        for file in range(k.WIDTH):
+            tokens = occupants.get(square_name((rank - 1) * k.WIDTH + file, k.WIDTH), [])
+            if tokens:
+                cells.append("+".join(tokens).ljust(2))
+            else:
+                cells.append(" ." if (file + rank) % 2 == 0 else "  ")
+        lines.append(f"{rank:>2} " + " ".join(c.rjust(2) for c in cells))
+    lines.append("   " + " ".join(f" {letter}" for letter in "abcdefghij"))
+    lines.append(status_line(state))
+    return "\n".join(lines)
+
+
+def status_line(state: SaltaState) -> str:
+    """One line: whose turn (and phase) or the result."""
+    outcome = state.outcome
+    if outcome is not None:
+        winner = "Draw" if outcome.winner is None else f"{SIDE_NAMES[outcome.winner]} wins"
+        return f"{winner}: {outcome.reason}."
+    side = SIDE_NAMES[state.ply % 2]
+    phase = ""
+    if state.awaiting_extra_move:
+        phase = " (Red's extra move)"
+    elif state.in_scoring_phase:
+        green, red = state.scoring_moves
+        phase = f" (scoring phase: Green {green} moves, Red {red} moves)"
+    return f"{side} to move, ply {state.ply + 1}{phase}."
