@@ -23,6 +23,7 @@ class ArrayState(State):
     """A position stored as a read-only ``int32`` array, with rules in compiled kernels."""
 
     __slots__ = ("_cells",)
+    _cells: Cells
 
     move_class: ClassVar[type[Move]] = Move
 

@@ -123,6 +123,8 @@ class State(ABC):
     """
 
     __slots__ = ("_cache", "_game")
+    _cache: dict[str, Any]
+    _game: Game
 
     #: The accepted move forms, for error messages, e.g. ``"c3-d4 (step), e5xg7 (jump), pass"``.
     move_forms: ClassVar[str]
@@ -251,18 +253,23 @@ class State(ABC):
             raise InvalidMoveError(f"apply() takes a Move or move text; got {move!r}")
         if move not in self.legal_moves():
             if self.outcome is not None:
-                raise IllegalMoveError(f"the game is over ({self.outcome.reason}); no move is legal")
-            raise IllegalMoveError(self._why_illegal(move.text))
+                raise IllegalMoveError(
+                    f"the game is over ({self.outcome.reason}); no move is legal"
+                )
+            if self.move_syntax.fullmatch(self._normalise_move_text(move.text)):
+                raise IllegalMoveError(self._why_illegal(self._normalise_move_text(move.text)))
+            raise IllegalMoveError(f"{move!r} is not a legal move in this position")
         return self._apply_legal(move)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return type(self) is type(other) and self._game == other._game and self._key() == other._key()
+        return (
+            type(self) is type(other) and self._game == other._game and self._key() == other._key()
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._game, self._key()))
 
     def __repr__(self) -> str:
         return f"{self._game!r}.parse_state({self.to_text()!r})"
-

@@ -8,10 +8,10 @@ may leave the opponent without a move. Whoever first brings every piece to its o
 square wins; when Green gets there first, Red has one extra move to draw by getting there too.
 After 120 moves each, the 120-move rule decides by a scoring phase.
 
-Sources: the rules of Salta as described in "Salta" (Wikipedia and the game's published rules,
-1899); our settled readings are in Ludoteca's RULES.md.
+Sources: Büttgenbach's rules of 1899 as retold in the seed text, and the readings Ludoteca
+settled (docs/rules/salta.md says which are ours and why).
 
-Start position (Green below, ``S``\\ tar ``M``\\ oon Sun ``O``; upper case Green)::
+Start position (Green below; S = Star, M = Moon, O = Sun; upper case Green, lower case Red)::
 
     10  .  s5 .  s4 .  s3 .  s2 .  s1
      9  m5 .  m4 .  m3 .  m2 .  m1 .

@@ -127,11 +127,7 @@ def _can_jump(s, side, square, direction):
     """A forward jump over an adjacent opponent piece onto the empty square beyond."""
     over = DIAGONAL_NEIGHBOUR[square, direction]
     land = JUMP_LANDING[square, direction]
-    return (
-        land >= 0
-        and s[LAYER_AT + (1 - side) * NUM_SQUARES + over] != 0
-        and _is_empty(s, land)
-    )
+    return land >= 0 and s[LAYER_AT + (1 - side) * NUM_SQUARES + over] != 0 and _is_empty(s, land)
 
 
 @njit(cache=True)
@@ -351,7 +347,9 @@ def _compare_scores(s, green, red, reason):
 def settle(s, params, goals):
     """Set the status and reason of a position from its pieces, ply count and options."""
     _finish(s, ONGOING, NO_REASON)
-    if in_scoring_phase(s, params) and params[P_SCORING_MODE] == SCORING_PLAYED:
+    start = params[P_SCORING_START]
+    if start >= 0 and s[PLY_AT] > start and params[P_SCORING_MODE] == SCORING_PLAYED:
+        # The played scoring phase is under way: goals no longer end the game, counts do.
         if scoring_finished(s, GREEN, params, goals) and scoring_finished(s, RED, params, goals):
             _compare_scores(s, s[SCORING_MOVES_AT], s[SCORING_MOVES_AT + 1], SCORED_PLAYED)
         return
@@ -364,9 +362,12 @@ def settle(s, params, goals):
     elif green_home:
         if side_to_move(s) == GREEN:  # Red has had its extra move
             _finish(s, GREEN_WINS, GREEN_GOAL)
-    elif in_scoring_phase(s, params):  # simplified scoring: no more moves
-        _compare_scores(s, goal_distance(s, GREEN, goals), goal_distance(s, RED, goals),
-                        SCORED_SIMPLIFIED)
+    elif start >= 0 and s[PLY_AT] >= start:
+        # The 120-move rule strikes. Played scoring starts a new phase; simplified ends here.
+        if params[P_SCORING_MODE] == SCORING_SIMPLIFIED:
+            _compare_scores(
+                s, goal_distance(s, GREEN, goals), goal_distance(s, RED, goals), SCORED_SIMPLIFIED
+            )
     elif s[PLY_AT] >= params[P_MAX_PLIES]:
         _finish(s, DRAW, PLY_CAP)
 

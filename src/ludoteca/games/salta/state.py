@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -88,7 +88,7 @@ class SaltaState(ArrayState):
     @property
     def game(self) -> SaltaGame:
         """The game (rules and options) this position belongs to."""
-        return self._game  # type: ignore[return-value]
+        return cast("SaltaGame", self._game)
 
     # -- the kernels, through the game's options ----------------------------------------------
 
@@ -347,8 +347,9 @@ def render_board(state: SaltaState) -> str:
             if tokens:
                 cells.append("+".join(tokens).ljust(2))
             else:
-                cells.append(" ." if (file + rank) % 2 == 0 else "  ")
-        lines.append(f"{rank:>2} " + " ".join(c.rjust(2) for c in cells))
+                is_dark = (file + 1 + rank) % 2 == 0
+                cells.append(" ." if is_dark else "  ")
+        lines.append((f"{rank:>2} " + " ".join(c.rjust(2) for c in cells)).rstrip())
     lines.append("   " + " ".join(f" {letter}" for letter in "abcdefghij"))
     lines.append(status_line(state))
     return "\n".join(lines)

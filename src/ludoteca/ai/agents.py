@@ -1,0 +1,89 @@
+"""The agent interface and the random agent.
+
+An agent chooses a move for the player to move. Agents own their random generator, seeded at
+construction, so the same seed and the same positions give the same moves.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+
+from ludoteca.core.errors import LudotecaError
+from ludoteca.core.game import Game, Move, State
+from ludoteca.core.outcome import CHANCE
+
+
+class AgentError(LudotecaError):
+    """An agent was asked for a move where none can be chosen, or an agent spec is invalid."""
+
+
+class Agent(ABC):
+    """Something that chooses moves: `choose` checks the position, `_choose` decides."""
+
+    #: A short name for tables and saved games, e.g. ``"random"``.
+    name: str
+
+    def choose(self, state: State) -> Move:
+        """A legal move for the player to move in ``state``.
+
+        Raises:
+            AgentError: The game is over, or ``state`` is a chance node (dice are rolled, not
+                chosen).
+        """
+        if state.is_over:
+            raise AgentError("the game is over; there is no move to choose")
+        if state.to_move == CHANCE:
+            raise AgentError(
+                "this is a chance node: its outcome is rolled (see chance_outcomes()), not chosen "
+                "by an agent"
+            )
+        return self._choose(state)
+
+    @abstractmethod
+    def _choose(self, state: State) -> Move:
+        """Choose among ``state.legal_moves()``; ``state`` is a decision node."""
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal move."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self._rng = random.Random(seed)
+
+    def _choose(self, state: State) -> Move:
+        return self._rng.choice(state.legal_moves())
+
+
+AGENT_SPECS = "random, random:seed=N"
+
+
+def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
+    """Build an agent from its text spec, e.g. ``"random"`` or ``"random:seed=7"``.
+
+    Args:
+        spec: The agent spec (``human`` is not an agent: front ends handle people).
+        game: The game the agent will play (agents that search need its rules).
+        seed: Seed used when the spec gives none.
+
+    Raises:
+        AgentError: An unknown agent or parameter; the message lists the accepted specs.
+    """
+    kind, _, parameter_text = spec.strip().partition(":")
+    parameters: dict[str, str] = {}
+    for item in filter(None, parameter_text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise AgentError(f"agent parameter {item!r} is not of the form name=value")
+        parameters[key.strip()] = value.strip()
+    if kind == "random":
+        unknown = sorted(set(parameters) - {"seed"})
+        if unknown:
+            raise AgentError(f"the random agent has no parameter {unknown[0]!r}; accepted: seed")
+        if "seed" in parameters:
+            if not parameters["seed"].lstrip("-").isdigit():
+                raise AgentError(f"seed must be an integer; got {parameters['seed']!r}")
+            seed = int(parameters["seed"])
+        return RandomAgent(seed)
+    raise AgentError(f"unknown agent {spec!r}; accepted: {AGENT_SPECS}")

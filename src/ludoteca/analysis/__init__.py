@@ -1,0 +1,1 @@
+"""Matches, benchmarks and (later) tournaments and balance reports."""

@@ -1,0 +1,104 @@
+"""Single-threaded speed of each game's compiled rules: random playouts, plies, branching.
+
+Figures are wall-clock rates over whole random games from the start, played inside the game's
+kernels (move generation, apply and the terminal test for every ply).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from typing import Any
+
+from ludoteca.core.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class BenchResult:
+    """One game's figures.
+
+    Attributes:
+        game: The game id.
+        options: The options it ran with, as ``name=value`` text.
+        seconds: Wall-clock time measured (after a warm-up).
+        playouts: Random games played to the end.
+        plies: Moves applied (chance outcomes included).
+        playouts_per_second: ``playouts / seconds``.
+        plies_per_second: ``plies / seconds``.
+        mean_plies: Mean game length in plies.
+        mean_legal_moves: Mean number of legal moves over the decision states visited.
+    """
+
+    game: str
+    options: str
+    seconds: float
+    playouts: int
+    plies: int
+    playouts_per_second: float
+    plies_per_second: float
+    mean_plies: float
+    mean_legal_moves: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as a JSON-ready dictionary."""
+        return asdict(self)
+
+
+def bench_game(game: Game, *, seconds: float = 3.0, seed: int = 0) -> BenchResult:
+    """Run random playouts of ``game`` for about ``seconds`` and return the rates.
+
+    A short warm-up first loads (or compiles) the kernels, so it is not measured.
+    """
+    game.random_playouts(1, seed)
+    batch, playouts, plies, decisions, legal = 1, 0, 0, 0, 0
+    started = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        batch_started = time.perf_counter()
+        stats = game.random_playouts(batch, seed + playouts + 1)
+        batch_time = time.perf_counter() - batch_started
+        playouts += stats.games
+        plies += stats.plies
+        decisions += stats.decisions
+        legal += stats.legal_moves
+        elapsed = time.perf_counter() - started
+        if batch_time < 0.05:  # grow batches so the timer's overhead stays negligible
+            batch *= 2
+    return BenchResult(
+        game=game.id,
+        options=game.describe_options(),
+        seconds=elapsed,
+        playouts=playouts,
+        plies=plies,
+        playouts_per_second=playouts / elapsed,
+        plies_per_second=plies / elapsed,
+        mean_plies=plies / playouts,
+        mean_legal_moves=legal / decisions if decisions else 0.0,
+    )
+
+
+def machine_info() -> dict[str, str]:
+    """The machine and software versions the figures were measured with."""
+    return {
+        "cpu": _cpu_model(),
+        "cores": str(os.cpu_count()),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": metadata.version("numpy"),
+        "numba": metadata.version("numba"),
+        "ludoteca": metadata.version("ludoteca"),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()

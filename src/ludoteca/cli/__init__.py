@@ -1,0 +1,238 @@
+"""The ``ludoteca`` command: games, rules, play, replay and bench.
+
+Every command reports bad input (an unknown game, option, agent or file) as one clear line on
+standard error with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+from rich.table import Table
+
+from ludoteca.ai import AGENT_SPECS, agent_from_spec
+from ludoteca.analysis.bench import bench_game, machine_info
+from ludoteca.cli.play import PlaySession, ReadLine, Seat, pick_game
+from ludoteca.cli.replay import run_replay
+from ludoteca.core import records
+from ludoteca.core.errors import LudotecaError
+from ludoteca.core.game import Game
+from ludoteca.core.options import format_option_value, parse_option_assignments
+from ludoteca.core.registry import game_class, game_ids, make
+
+USAGE_ERROR = 2
+
+
+def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None) -> int:
+    """Run the ``ludoteca`` command; return its exit status."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    # Soft wrap: long messages and move lists stay whole lines, for people and for pipes.
+    console = Console(highlight=False, soft_wrap=True)
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    reader = read_line or _terminal_reader(console)
+    try:
+        status: int = arguments.handler(arguments, console, reader)
+        return status
+    except LudotecaError as error:
+        errors.print(f"[red]ludoteca: {escape(str(error))}[/red]")
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        errors.print("\nInterrupted.")
+        return 130
+
+
+def _terminal_reader(console: Console) -> ReadLine:
+    def read_line(prompt: str) -> str:
+        return console.input(escape(prompt))
+
+    return read_line
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ludoteca",
+        description="Play and study Salta and other board games in the terminal.",
+    )
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    games = commands.add_parser("games", help="list the games and their options")
+    games.set_defaults(handler=_games)
+
+    rules = commands.add_parser("rules", help="show the rules of a game")
+    rules.add_argument("game", help="game id, e.g. salta")
+    rules.set_defaults(handler=_rules)
+
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Play a game. Without a game id, asks which game and who plays.",
+    )
+    play.add_argument("game", nargs="?", help="game id (omit to pick from a list)")
+    play.add_argument("--p0", default="human", help=f"first player: human or {AGENT_SPECS}")
+    play.add_argument("--p1", default="human", help=f"second player: human or {AGENT_SPECS}")
+    play.add_argument("--seed", type=int, default=None, help="seed for dice and computer players")
+    play.add_argument(
+        "--dice",
+        choices=("auto", "manual"),
+        default="auto",
+        help="auto: the program rolls; manual: type the results of real dice",
+    )
+    _option_argument(play)
+    play.add_argument("--load", metavar="FILE", help="continue a saved game")
+    play.set_defaults(handler=_play)
+
+    replay = commands.add_parser("replay", help="step through a saved game")
+    replay.add_argument("file", help="a saved game (JSON)")
+    replay.add_argument("--all", action="store_true", help="print every position, no prompts")
+    replay.set_defaults(handler=_replay)
+
+    bench = commands.add_parser("bench", help="measure the speed of the rules engines")
+    bench.add_argument("game", nargs="?", help="one game id (default: every game)")
+    bench.add_argument("--seconds", type=float, default=3.0, help="time per game (default 3)")
+    bench.add_argument("--seed", type=int, default=0, help="seed of the random playouts")
+    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _option_argument(bench)
+    bench.set_defaults(handler=_bench)
+    return parser
+
+
+def _option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. --option scoring=simplified (repeatable)",
+    )
+
+
+def _make_game(game_id: str, option_texts: list[str]) -> Game:
+    return make(game_id, **parse_option_assignments(option_texts))
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def _games(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    table = Table(title="Ludoteca games")
+    for column in ("id", "name", "players", "options (default)"):
+        table.add_column(column)
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        options = ", ".join(
+            f"{spec.name}={format_option_value(spec.default)}" for spec in cls.option_specs
+        )
+        table.add_row(game_id, cls.name, " / ".join(cls.player_names), options)
+    console.print(table)
+    return 0
+
+
+def rules_text(game_id: str) -> str:
+    """The rules page of a game (docs/rules/<id>.md), from the installed package or the tree."""
+    name = f"{game_class(game_id).id}.md"
+    packaged = resources.files("ludoteca").joinpath("_docs", "rules", name)
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    in_tree = Path(__file__).resolve().parents[3] / "docs" / "rules" / name
+    return in_tree.read_text(encoding="utf-8")
+
+
+def _rules(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    text = rules_text(arguments.game)
+    console.print(
+        Markdown(text) if console.is_terminal else text, soft_wrap=not console.is_terminal
+    )
+    return 0
+
+
+def _play(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    start = None
+    moves: tuple[str, ...] = ()
+    if arguments.load:
+        record = records.load(arguments.load)
+        game, start, moves = record.game, record.start, record.moves
+    elif arguments.game is None:
+        try:
+            game_id, arguments.p0, arguments.p1 = pick_game(console, read_line, game_ids())
+        except (EOFError, KeyboardInterrupt):
+            console.print("\nGoodbye.")
+            return 0
+        game = make(game_id)
+    else:
+        game = _make_game(arguments.game, arguments.option)
+    specs = [arguments.p0, arguments.p1][: game.num_players]
+    seats = [
+        Seat(spec)
+        if spec == "human"
+        else Seat(spec, agent_from_spec(spec, game, seed=_seat_seed(arguments.seed, seat)))
+        for seat, spec in enumerate(specs)
+    ]
+    session = PlaySession(
+        game,
+        seats,
+        console=console,
+        read_line=read_line,
+        seed=arguments.seed,
+        manual_dice=arguments.dice == "manual",
+        start=start,
+        moves=moves,
+    )
+    players = ", ".join(
+        f"{name}: {seat.spec}" for name, seat in zip(game.player_names, seats, strict=False)
+    )
+    console.print(f"[bold]{escape(game.name)}[/bold] — {escape(players)}. Type help for commands.")
+    return session.run()
+
+
+def _seat_seed(seed: int | None, seat: int) -> int | None:
+    return None if seed is None else seed * 1000 + seat
+
+
+def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    record = records.load(arguments.file)
+    return run_replay(record, console=console, read_line=read_line, all_at_once=arguments.all)
+
+
+def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    if arguments.seconds <= 0:
+        raise LudotecaError(f"--seconds must be positive; got {arguments.seconds}")
+    if arguments.option and arguments.game is None:
+        raise LudotecaError("--option needs a game id: options differ between games")
+    ids = [arguments.game] if arguments.game else list(game_ids())
+    games = [_make_game(game_id, arguments.option) for game_id in ids]
+    results = []
+    for game in games:
+        if not arguments.json:
+            console.print(f"Measuring {game.name} for {arguments.seconds:g} s ...")
+        results.append(bench_game(game, seconds=arguments.seconds, seed=arguments.seed))
+    machine = machine_info()
+    if arguments.json:
+        payload = {"machine": machine, "results": [r.to_dict() for r in results]}
+        console.print_json(json.dumps(payload))
+        return 0
+    table = Table(title="Random playouts, single-threaded")
+    for column in ("game", "playouts/s", "plies/s", "plies/game", "legal moves/state"):
+        table.add_column(column, justify="right" if column != "game" else "left")
+    for result in results:
+        table.add_row(
+            result.game,
+            f"{result.playouts_per_second:,.0f}",
+            f"{result.plies_per_second:,.0f}",
+            f"{result.mean_plies:,.1f}",
+            f"{result.mean_legal_moves:,.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"{machine['cpu']} ({machine['cores']} cores) · Python {machine['python']} · "
+        f"numpy {machine['numpy']} · numba {machine['numba']} · ludoteca {machine['ludoteca']}"
+    )
+    return 0

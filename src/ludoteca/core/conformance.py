@@ -1,0 +1,151 @@
+"""The conformance check every game must pass (like Gymnasium's environment checker).
+
+`check_game` plays seeded random games to the end and checks, at every position, what the
+`Game`/`State` contract promises: text round trips of moves and positions, immutability,
+equality and hashing by value, legal moves that are unique and consistent with their integer
+actions, chance probabilities that sum to 1, returns that match the winner, determinism by seed,
+and termination. Game authors run it on a new game before anything else.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ludoteca.core.chance import sample_outcome
+from ludoteca.core.errors import IllegalMoveError
+from ludoteca.core.game import Game, Move, State
+from ludoteca.core.outcome import CHANCE
+
+
+class ConformanceError(AssertionError):
+    """A game broke the contract; the message says where and how."""
+
+
+def check_game(game: Game, *, games: int = 3, seed: int = 0, max_plies: int = 100_000) -> None:
+    """Check ``game`` against the contract by playing ``games`` seeded random games.
+
+    Raises:
+        ConformanceError: The first broken promise, with the position text where it happened.
+    """
+    _check_game_object(game)
+    for number in range(games):
+        first = _play_random_game(game, seed + number, max_plies, check=True)
+        again = _play_random_game(game, seed + number, max_plies, check=False)
+        _expect(first == again, "the same seed gave a different game (non-determinism)")
+
+
+def _expect(condition: bool, message: str, state: State | None = None) -> None:
+    if not condition:
+        where = f" at position {state.to_text()!r}" if state is not None else ""
+        raise ConformanceError(f"{message}{where}")
+
+
+def _check_game_object(game: Game) -> None:
+    _expect(game.num_players >= 1, "num_players must be at least 1")
+    _expect(len(game.player_names) == game.num_players, "one player name per player")
+    _expect(set(game.options) == {s.name for s in game.option_specs}, "options lists every option")
+    _expect(type(game)(**game.options) == game, "a game rebuilt from its options must be equal")
+    _expect(game.initial_state() == game.initial_state(), "initial states must compare equal")
+
+
+def _play_random_game(game: Game, seed: int, max_plies: int, *, check: bool) -> list[str]:
+    """Play one seeded random game; return its move texts."""
+    rng = random.Random(seed)
+    check_rng = random.Random(-seed - 1)  # its own generator, so checking changes no move
+    state = game.initial_state()
+    texts: list[str] = []
+    for _ in range(max_plies):
+        if check:
+            _check_state(game, state, check_rng)
+        if state.is_over:
+            return texts
+        if state.to_move == CHANCE:
+            move = sample_outcome(state, rng)
+        else:
+            move = rng.choice(state.legal_moves())
+        texts.append(move.text)
+        state = state.apply(move)
+    raise ConformanceError(f"a random game did not end within {max_plies} plies (seed {seed})")
+
+
+def _check_state(game: Game, state: State, rng: random.Random) -> None:
+    text = state.to_text()
+    parsed = game.parse_state(text)
+    _expect(parsed == state, "parse_state(to_text()) must equal the state", state)
+    _expect(hash(parsed) == hash(state), "equal states must hash equal", state)
+    _expect(parsed.to_text() == text, "the position text must be canonical", state)
+    _expect(bool(str(state)), "str(state) must draw the board", state)
+    if state.is_over:
+        _check_finished(game, state)
+        return
+    _expect(state.outcome is None, "a running game has no outcome", state)
+    to_move = state.to_move
+    _expect(
+        to_move == CHANCE or (to_move is not None and 0 <= to_move < game.num_players),
+        f"to_move must be a player index or CHANCE; got {to_move!r}",
+        state,
+    )
+    moves = state.legal_moves()
+    _expect(len(moves) > 0, "a running game must have a legal move (pass if nothing else)", state)
+    _expect(len({m.text for m in moves}) == len(moves), "legal move texts must be unique", state)
+    _expect(len({m.index for m in moves}) == len(moves), "legal move indices must be unique", state)
+    _expect(moves == state.legal_moves(), "legal_moves() must be the same every call", state)
+    if to_move == CHANCE:
+        _check_chance_node(state, moves)
+    else:
+        _expect(state.chance_outcomes() == (), "chance_outcomes() is () at a decision", state)
+        _expect(
+            all(0 <= m.index < game.num_actions and not m.is_chance for m in moves),
+            "decision moves have indices in range(game.num_actions)",
+            state,
+        )
+    for move in rng.sample(moves, min(len(moves), 4)):
+        _check_move(state, move, text)
+
+
+def _check_chance_node(state: State, moves: tuple[Move, ...]) -> None:
+    outcomes = state.chance_outcomes()
+    _expect(tuple(m for m, _ in outcomes) == moves, "chance outcomes are the legal moves", state)
+    probabilities = [p for _, p in outcomes]
+    _expect(all(p > 0 for p in probabilities), "chance probabilities must be positive", state)
+    _expect(math.isclose(sum(probabilities), 1.0), "chance probabilities must sum to 1", state)
+    _expect(all(m.is_chance for m in moves), "chance outcomes are marked is_chance", state)
+
+
+def _check_move(state: State, move: Move, text_before: str) -> None:
+    _expect(state.parse_move(move.text) == move, f"parse_move({move.text!r}) must give it", state)
+    _expect(state.move_from_index(move.index) == move, "move_from_index must give the move", state)
+    after = state.apply(move)
+    _expect(state.to_text() == text_before, "apply must not change the state", state)
+    _expect(after == state.apply(move.text), "apply(move) and apply(text) must agree", state)
+    try:
+        state.apply(_impossible_move(move))
+    except IllegalMoveError:
+        pass
+    else:
+        _expect(False, "a move that is not legal must raise IllegalMoveError", state)
+
+
+def _impossible_move(move: Move) -> Move:
+    return type(move)(-1, move.text + "?", move.is_chance)
+
+
+def _check_finished(game: Game, state: State) -> None:
+    outcome = state.outcome
+    _expect(outcome is not None, "a finished game has an outcome", state)
+    assert outcome is not None
+    _expect(state.to_move is None, "to_move is None once the game is over", state)
+    _expect(state.legal_moves() == (), "a finished game has no legal moves", state)
+    _expect(len(outcome.returns) == game.num_players, "one return per player", state)
+    _expect(bool(outcome.reason), "the outcome gives a reason", state)
+    if outcome.winner is None:
+        expected = (-1.0,) if game.num_players == 1 else (0.0,) * game.num_players
+        _expect(outcome.returns in ((0.0,) * game.num_players, expected), "draw returns", state)
+    else:
+        _expect(outcome.returns[outcome.winner] == 1.0, "the winner's return is +1", state)
+        _expect(
+            all(r == -1.0 for p, r in enumerate(outcome.returns) if p != outcome.winner),
+            "every other player's return is -1",
+            state,
+        )

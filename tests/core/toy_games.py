@@ -1,0 +1,114 @@
+"""A tiny pure-Python dice game, used to exercise the contract's chance nodes.
+
+Two players race to 10. Who starts is a chance node (``first-0`` / ``first-1``); each turn
+begins with a chance node rolling 1-3 (``r1`` .. ``r3``), then the player may ``advance`` by
+the roll or ``wait``. Position text: ``<pos0> <pos1> <player> <roll or -> <ply>`` with player
+``-`` before the first player is drawn.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from ludoteca.core.errors import InvalidStateError
+from ludoteca.core.game import Game, Move, PlayoutStats, State
+from ludoteca.core.options import OptionSpec
+from ludoteca.core.outcome import CHANCE, Outcome
+
+GOAL = 10
+
+
+class ToyState(State):
+    __slots__ = ("_fields",)
+    move_forms: ClassVar[str] = "first-0, first-1, r1, r2, r3, advance, wait"
+    move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"first-[01]|r[1-3]|advance|wait")
+
+    def __init__(
+        self, game: Game, positions: tuple[int, int], player: int | None, roll: int | None, ply: int
+    ) -> None:
+        super().__init__(game)
+        object.__setattr__(self, "_fields", (positions, player, roll, ply))
+
+    @property
+    def to_move(self) -> int | None:
+        _, player, roll, _ = self._fields
+        if self.outcome is not None:
+            return None
+        return CHANCE if player is None or roll is None else player
+
+    @property
+    def outcome(self) -> Outcome | None:
+        positions, _, _, ply = self._fields
+        for player in (0, 1):
+            if positions[player] >= GOAL:
+                return Outcome.win(player, 2, f"player {player} reached {GOAL}")
+        if ply >= self._game.options["max_plies"]:
+            return Outcome.draw(2, "ply cap")
+        return None
+
+    def _compute_legal_moves(self) -> tuple[Move, ...]:
+        _, player, roll, _ = self._fields
+        if player is None:
+            return (Move(0, "first-0", True), Move(1, "first-1", True))
+        if roll is None:
+            return tuple(Move(n - 1, f"r{n}", True) for n in (1, 2, 3))
+        return (Move(0, "advance"), Move(1, "wait"))
+
+    def _chance_probabilities(self) -> tuple[float, ...]:
+        _, player, _, _ = self._fields
+        return (0.5, 0.5) if player is None else (1 / 3, 1 / 3, 1 / 3)
+
+    def _apply_legal(self, move: Move) -> State:
+        positions, player, roll, ply = self._fields
+        if move.text.startswith("first-"):
+            return ToyState(self._game, positions, int(move.text[-1]), None, ply + 1)
+        if move.is_chance:
+            return ToyState(self._game, positions, player, int(move.text[1]), ply + 1)
+        assert player is not None and roll is not None
+        moved = list(positions)
+        if move.text == "advance":
+            moved[player] += roll
+        return ToyState(self._game, (moved[0], moved[1]), 1 - player, None, ply + 1)
+
+    def to_text(self) -> str:
+        positions, player, roll, ply = self._fields
+        return (
+            f"{positions[0]} {positions[1]} {'-' if player is None else player} "
+            f"{'-' if roll is None else roll} {ply}"
+        )
+
+    def _key(self) -> Any:
+        return self._fields
+
+    def __str__(self) -> str:
+        return f"toy race: {self.to_text()}"
+
+
+class ToyDiceGame(Game):
+    id: ClassVar[str] = "toy_dice"
+    name: ClassVar[str] = "Toy dice race"
+    version: ClassVar[int] = 1
+    num_players: ClassVar[int] = 2
+    player_names: ClassVar[tuple[str, ...]] = ("One", "Two")
+    num_actions: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("max_plies", 200, "ply cap", minimum=1),
+    )
+
+    def initial_state(self) -> ToyState:
+        return ToyState(self, (0, 0), None, None, 0)
+
+    def parse_state(self, text: str) -> ToyState:
+        fields = text.split()
+        if len(fields) != 5:
+            raise InvalidStateError("expected '<pos0> <pos1> <player> <roll> <ply>'")
+        try:
+            player = None if fields[2] == "-" else int(fields[2])
+            roll = None if fields[3] == "-" else int(fields[3])
+            return ToyState(self, (int(fields[0]), int(fields[1])), player, roll, int(fields[4]))
+        except ValueError:
+            raise InvalidStateError(f"bad toy position {text!r}") from None
+
+    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
+        raise NotImplementedError("the toy game has no kernels")
