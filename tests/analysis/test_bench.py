@@ -12,6 +12,8 @@ def test_bench_counts_whole_random_games() -> None:
     assert result.plies == round(result.mean_plies * result.playouts)
     assert 1 <= result.mean_legal_moves <= 60
     assert result.plies_per_second > 0
+    assert sum(result.wins) + result.draws == result.playouts
+    assert result.longest_plies <= 240
 
 
 def test_random_playouts_are_deterministic_by_seed() -> None:

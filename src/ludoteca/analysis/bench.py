@@ -30,6 +30,9 @@ class BenchResult:
         plies_per_second: ``plies / seconds``.
         mean_plies: Mean game length in plies.
         mean_legal_moves: Mean number of legal moves over the decision states visited.
+        longest_plies: Plies in the longest game.
+        wins: Games won, per player.
+        draws: Games without a winner.
     """
 
     game: str
@@ -41,6 +44,9 @@ class BenchResult:
     plies_per_second: float
     mean_plies: float
     mean_legal_moves: float
+    longest_plies: int
+    wins: tuple[int, ...]
+    draws: int
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dictionary."""
@@ -53,7 +59,8 @@ def bench_game(game: Game, *, seconds: float = 3.0, seed: int = 0) -> BenchResul
     A short warm-up first loads (or compiles) the kernels, so it is not measured.
     """
     game.random_playouts(1, seed)
-    batch, playouts, plies, decisions, legal = 1, 0, 0, 0, 0
+    batch, playouts, plies, decisions, legal, longest, draws = 1, 0, 0, 0, 0, 0, 0
+    wins = [0] * game.num_players
     started = time.perf_counter()
     elapsed = 0.0
     while elapsed < seconds:
@@ -64,6 +71,9 @@ def bench_game(game: Game, *, seconds: float = 3.0, seed: int = 0) -> BenchResul
         plies += stats.plies
         decisions += stats.decisions
         legal += stats.legal_moves
+        longest = max(longest, stats.longest)
+        draws += stats.draws
+        wins = [total + won for total, won in zip(wins, stats.wins, strict=True)]
         elapsed = time.perf_counter() - started
         if batch_time < 0.05:  # grow batches so the timer's overhead stays negligible
             batch *= 2
@@ -77,6 +87,9 @@ def bench_game(game: Game, *, seconds: float = 3.0, seed: int = 0) -> BenchResul
         plies_per_second=plies / elapsed,
         mean_plies=plies / playouts,
         mean_legal_moves=legal / decisions if decisions else 0.0,
+        longest_plies=longest,
+        wins=tuple(wins),
+        draws=draws,
     )
 
 

@@ -46,12 +46,18 @@ class PlayoutStats:
         plies: Moves applied, chance outcomes included.
         decisions: Decision states visited (a player to move).
         legal_moves: Sum of the number of legal moves over those decision states.
+        wins: Games won, per player.
+        draws: Games without a winner (in a solitaire: lost games, which have no winner).
+        longest: Plies in the longest game.
     """
 
     games: int
     plies: int
     decisions: int
     legal_moves: int
+    wins: tuple[int, ...]
+    draws: int
+    longest: int
 
 
 class Game(ABC):

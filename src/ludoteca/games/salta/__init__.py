@@ -160,5 +160,13 @@ class SaltaGame(Game):
     def random_playouts(self, count: int, seed: int) -> PlayoutStats:
         """Play ``count`` uniformly random games from the start inside the compiled kernels."""
         start = self.initial_state().cells
-        plies, decisions, legal = k.random_playouts(start, self.params, self.goals, count, seed)
-        return PlayoutStats(count, int(plies), int(decisions), int(legal))
+        totals = k.random_playouts(start, self.params, self.goals, count, seed)
+        return PlayoutStats(
+            games=count,
+            plies=int(totals[k.T_PLIES]),
+            decisions=int(totals[k.T_DECISIONS]),
+            legal_moves=int(totals[k.T_LEGAL_MOVES]),
+            wins=(int(totals[k.T_WINS]), int(totals[k.T_WINS + 1])),
+            draws=int(totals[k.T_DRAWS]),
+            longest=int(totals[k.T_LONGEST]),
+        )

@@ -377,15 +377,16 @@ def apply_action_inplace(s, action, params, goals):
     """Play a legal ``action`` on ``s`` in place and settle the result."""
     side = side_to_move(s)
     if in_scoring_phase(s, params):
-        if action != PASS or not scoring_finished(s, side, params, goals):
-            # A pass by an unfinished side (only if it cannot step) counts, so the cap ends it.
+        # A finished side only passes, and its passes change nothing. Otherwise the move counts
+        # (a pass too: an unfinished side passes only when it cannot step, and the cap ends it).
+        if not scoring_finished(s, side, params, goals):
             s[SCORING_MOVES_AT + side] += 1
-        if action != PASS:
-            _move_piece(s, side, ACTION_ORIGIN[action], ACTION_DESTINATION[action])
-        moves = s[SCORING_MOVES_AT + side]
-        if moves >= params[P_SCORING_CAP] and not goal_complete(s, side, goals):
-            # Engine safeguard: what is still to go is added to the count.
-            s[SCORING_MOVES_AT + side] = moves + goal_distance(s, side, goals)
+            if action != PASS:
+                _move_piece(s, side, ACTION_ORIGIN[action], ACTION_DESTINATION[action])
+            moves = s[SCORING_MOVES_AT + side]
+            if moves >= params[P_SCORING_CAP] and not goal_complete(s, side, goals):
+                # Engine safeguard: what is still to go is added to the count, once.
+                s[SCORING_MOVES_AT + side] = moves + goal_distance(s, side, goals)
     elif action != PASS:
         _move_piece(s, side, ACTION_ORIGIN[action], ACTION_DESTINATION[action])
     s[PLY_AT] += 1
@@ -404,24 +405,35 @@ def apply_action(s, action, params, goals):
 def random_playout_inplace(s, params, goals, totals):
     """Play uniformly random moves on ``s`` to the end (numba's seeded generator).
 
-    Adds plies, decision states and legal-move counts to ``totals[0:3]``.
+    Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves.
     """
     out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     while s[STATUS_AT] == ONGOING:
         n = legal_actions_into(s, params, goals, out)
-        totals[1] += 1
-        totals[2] += n
+        totals[T_DECISIONS] += 1
+        totals[T_LEGAL_MOVES] += n
         apply_action_inplace(s, out[np.random.randint(n)], params, goals)
-        totals[0] += 1
+        totals[T_PLIES] += 1
+
+
+# random_playouts totals: plies, decisions, legal moves, longest game, draws, Green wins, Red wins
+T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_WINS = 0, 1, 2, 3, 4, 5
+NUM_TOTALS = 7
 
 
 @njit(cache=True)
 def random_playouts(start, params, goals, count, seed):
-    """Run ``count`` random games from ``start``; return (plies, decisions, legal moves)."""
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
     np.random.seed(seed)
-    totals = np.zeros(3, dtype=np.int64)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     s = start.copy()
     for _ in range(count):
         s[:] = start
+        plies_before = totals[T_PLIES]
         random_playout_inplace(s, params, goals, totals)
+        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
+        if s[STATUS_AT] == DRAW:
+            totals[T_DRAWS] += 1
+        else:
+            totals[T_WINS + (0 if s[STATUS_AT] == GREEN_WINS else 1)] += 1
     return totals
