@@ -20,6 +20,7 @@ from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import CHANCE
+from ludoteca.core.registry import game_class
 
 HELP = """\
 Type a move in notation (e.g. {example}), or a command:
@@ -244,7 +245,7 @@ def pick_game(
     """
     console.print("[bold]Ludoteca[/bold] — pick a game:")
     for number, game_id in enumerate(game_ids, start=1):
-        console.print(f"  {number}. {game_id}")
+        console.print(f"  {number}. {escape(game_class(game_id).name)} ({game_id})")
     game_id = game_ids[_choose_number(console, read_line, "Game number> ", len(game_ids)) - 1]
     console.print(
         "Who plays?\n  1. two people at this screen\n  2. you first, against the computer\n"

@@ -220,6 +220,11 @@ class SaltaState(ArrayState):
         )
         if not destination_free:
             return f"{text}: {destination_name} is occupied"
+        if self.in_scoring_phase:  # a free step is refused only to a side that has finished
+            return (
+                f"{text}: {SIDE_NAMES[side]} has finished the scoring phase (home, or at the "
+                "scoring cap) and can only pass"
+            )
         jumps = ", ".join(m.text for m in legal if isinstance(m, SaltaMove) and m.is_jump)
         if not is_jump and jumps:
             return f"{text}: a jump is compulsory; legal jumps: {jumps}"

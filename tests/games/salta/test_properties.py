@@ -1,0 +1,134 @@
+"""Properties of Salta states and moves, checked with hypothesis on games built move by move.
+
+The strategy draws an index into ``legal_moves()`` at each ply, so every example is a reachable
+position. Each property runs once per game in `GAMES` (a choice of options each); the small move
+limits and caps there bring the scoring phases and the end of the game within reach.
+"""
+
+from __future__ import annotations
+
+import hypothesis.strategies as st
+import pytest
+from hypothesis import given, settings
+
+import ludoteca
+from ludoteca.games.salta import SaltaMove, SaltaState
+
+GAMES = {
+    "default": ludoteca.make("salta"),
+    "ludii-goal": ludoteca.make("salta", goal="ludii"),
+    "played-scoring": ludoteca.make("salta", move_limit=4, scoring_cap=15),
+    "simplified-scoring": ludoteca.make("salta", move_limit=4, scoring="simplified"),
+    "no-move-limit": ludoteca.make("salta", move_limit=None, max_plies=30),
+}
+
+SETTINGS = settings(max_examples=25, deadline=None)
+
+each_game = pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+
+
+@st.composite
+def salta_states(draw: st.DrawFn, game: ludoteca.Game, max_plies: int = 60) -> SaltaState:
+    """A position of ``game`` reached by drawing an index into the legal moves at each ply."""
+    state = game.initial_state()
+    for _ in range(draw(st.integers(0, max_plies))):
+        if state.is_over:
+            break
+        moves = state.legal_moves()
+        state = state.apply(moves[draw(st.integers(0, len(moves) - 1))])
+    assert isinstance(state, SaltaState)
+    return state
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_position_text_round_trips(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    again = state.game.parse_state(state.to_text())
+    assert again == state
+    assert again.to_text() == state.to_text()
+    assert again.outcome == state.outcome
+    assert again.legal_moves() == state.legal_moves()
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_repr_evaluates_back_to_an_equal_state(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    assert eval(repr(state), {"ludoteca": ludoteca}) == state
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_move_text_round_trips(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    for move in state.legal_moves():
+        assert state.parse_move(str(move)) == move
+        assert state.parse_move(str(move).upper()) == move
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_move_from_index_finds_each_legal_move(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    for move in state.legal_moves():
+        assert state.move_from_index(move.index) == move
+        assert 0 <= move.index < state.game.num_actions
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_legal_moves_are_unique_and_well_formed(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    moves = state.legal_moves()
+    assert len({m.text for m in moves}) == len(moves)
+    assert len({m.index for m in moves}) == len(moves)
+    assert all(isinstance(m, SaltaMove) and not m.is_chance for m in moves)
+    assert (state.to_move is None) == (moves == ())
+    if moves and any(m.text == "pass" for m in moves):
+        assert len(moves) == 1  # pass only when there is nothing else
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_apply_never_mutates(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    text, key, moves, cells = state.to_text(), hash(state), state.legal_moves(), state.cells.copy()
+    if not moves:
+        return
+    move = moves[data.draw(st.integers(0, len(moves) - 1))]
+    after = state.apply(move)
+    assert after != state
+    assert after.ply == state.ply + 1
+    assert state.to_text() == text
+    assert hash(state) == key
+    assert state.legal_moves() == moves
+    assert (state.cells == cells).all()
+    assert not state.cells.flags.writeable
+
+
+@each_game
+@given(data=st.data())
+@SETTINGS
+def test_equal_states_hash_equal(game: ludoteca.Game, data: st.DataObject) -> None:
+    state = data.draw(salta_states(game))
+    twin = state.game.parse_state(state.to_text())
+    assert twin is not state
+    assert twin == state
+    assert hash(twin) == hash(state)
+    assert len({state, twin}) == 1
+
+
+def test_transposed_move_orders_give_equal_states_with_equal_hashes() -> None:
+    start = ludoteca.make("salta").initial_state()
+    one = start.apply("c3-d4").apply("h8-g7").apply("e3-f4")
+    other = start.apply("e3-f4").apply("h8-g7").apply("c3-d4")
+    assert one == other
+    assert hash(one) == hash(other)
+    assert one != ludoteca.make("salta", goal="ludii").parse_state(one.to_text())
