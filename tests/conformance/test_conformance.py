@@ -10,6 +10,7 @@ from tests.core.toy_games import ToyDiceGame
 
 # Options that change how games end, so the suite also walks those paths.
 VARIANTS: dict[str, list[dict[str, object]]] = {
+    "pente_grammai": [{"sacred": "storage"}, {"capture": True, "max_plies": 600}],
     "salta": [
         {"scoring": "simplified"},
         {"goal": "ludii", "move_limit": 30},

@@ -163,6 +163,7 @@ class PlaySession:
         outcome = sample_outcome(self.state, self.dice)
         self.console.print(f"Rolled [bold]{outcome}[/bold]")
         self._play_move(outcome)
+        self._show_board()  # the roll changes what can be played
         return True
 
     def _play_move(self, move: Move) -> None:

@@ -12,6 +12,7 @@ from ludoteca.core.errors import UnknownGameError
 from ludoteca.core.game import Game
 
 _GAME_CLASSES: dict[str, str] = {
+    "pente_grammai": "ludoteca.games.pente_grammai:PenteGrammaiGame",
     "salta": "ludoteca.games.salta:SaltaGame",
 }
 _LOADED: dict[str, type[Game]] = {}

@@ -1,0 +1,330 @@
+"""Pente Grammai's rules as compiled kernels over one small integer array.
+
+The circuit (both sides move the same way round, point index in brackets)::
+
+    W1(0) -> W2(1) -> W3(2) -> W4(3) -> W5(4) -> B1(5) -> B2(6) -> B3(7) -> B4(8) -> B5(9) -> W1
+
+W3 (2) and B3 (7) are the two ends of the sacred line. White's goal is B3, Blue's is W3. A move
+of ``d`` points from point ``p`` lands on ``(p + d) % 10``.
+
+The position array (``int32``), see the ``*_AT`` offsets below:
+
+- ``COUNT_AT + side * 10 + point``: how many counters of ``side`` stand on ``point`` (0 or 1 on
+  an ordinary point; up to 5 of each side on a sacred point);
+- ``HAND_AT + side``: counters still in hand (before entering, or sent back by a capture);
+- ``STORE_AT + side``: counters stored off the circuit (only with ``sacred="storage"``);
+- ``SIDE_AT``: the side whose turn it is (0 White, 1 Blue), or ``NO_SIDE`` before the first
+  player is drawn;
+- ``DIE_AT``: the die of this turn (1..6), or 0 while it is still to be rolled;
+- plies played (every applied move: die rolls, the first-player draw and passes included), the
+  status and the reason code.
+
+A turn is two plies: a chance node (the die roll), then the mover's decision. Options arrive as
+``params`` (see ``P_*``).
+
+Action codec (the one place that knows it)::
+
+    decision nodes:  action = origin point (0..9)   move the counter on that point by the die
+                     ENTER = 10                     enter a counter from the hand
+                     PASS = 11                      nothing is possible
+    chance nodes:    action = die - 1 (0..5)        the roll d1..d6
+                     action = FIRST_0 + side (6, 7) the first-player draw first-0 / first-1
+
+The chance actions are the game's chance outcomes numbered once for the whole game, so a
+chance move's index never depends on the position.
+"""
+
+import numpy as np
+from numba import njit
+
+NUM_POINTS = 10
+COUNTERS = 5
+WHITE, BLUE = 0, 1
+NO_SIDE = -1
+W3, B3 = 2, 7
+
+COUNT_AT = 0  # + side * 10 + point
+HAND_AT = 20  # + side
+STORE_AT = 22  # + side
+SIDE_AT = 24
+DIE_AT = 25
+PLY_AT = 26
+STATUS_AT = 27
+REASON_AT = 28
+CELLS_SIZE = 29
+
+# STATUS values
+ONGOING, WHITE_WINS, BLUE_WINS, DRAW = 0, 1, 2, 3
+# REASON values
+NO_REASON, ALL_HOME, PLY_CAP, DEADLOCK = 0, 1, 2, 3
+
+# params: the options as integers
+P_SACRED = 0  # SACRED_SCHAEDLER or SACRED_STORAGE
+P_CAPTURE = 1  # 1 for the knock-off mode
+P_MAX_PLIES = 2  # engine safeguard
+P_FIRST = 3  # NO_SIDE (a chance node decides), WHITE or BLUE
+P_START = 4  # START_HAND or START_SCHAEDLER
+NUM_PARAMS = 5
+SACRED_SCHAEDLER, SACRED_STORAGE = 0, 1
+START_HAND, START_SCHAEDLER = 0, 1
+
+# actions
+ENTER = 10
+PASS = 11
+NUM_ACTIONS = 12
+FIRST_0 = 6
+NUM_CHANCE_OUTCOMES = 8
+MAX_LEGAL = NUM_POINTS + 2
+
+IS_SACRED = np.array([p in (W3, B3) for p in range(NUM_POINTS)], dtype=np.bool_)
+GOAL = np.array([B3, W3], dtype=np.int64)  # per side: the far end of the sacred line
+# ENTRY[side, die - 1]: 1..5 enter on the mover's own point d, a 6 on the opponent's point 1.
+ENTRY = np.array([[0, 1, 2, 3, 4, 5], [5, 6, 7, 8, 9, 0]], dtype=np.int64)
+# LANDING[point, die - 1]: where a counter on ``point`` lands with that die.
+LANDING = np.array(
+    [[(point + die) % NUM_POINTS for die in range(1, 7)] for point in range(NUM_POINTS)],
+    dtype=np.int64,
+)
+
+
+# -- the parts of a turn ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def is_chance_node(s):
+    """Whether the first player is still to be drawn or the die still to be rolled."""
+    return s[SIDE_AT] == NO_SIDE or s[DIE_AT] == 0
+
+
+@njit(cache=True)
+def _is_empty(s, point):
+    return s[COUNT_AT + point] == 0 and s[COUNT_AT + NUM_POINTS + point] == 0
+
+
+@njit(cache=True)
+def can_take(s, side, point, params):
+    """Whether a counter of ``side`` may land on ``point`` (by entering or moving).
+
+    Sacred points hold any number of counters of both sides (``sacred="storage"``: one, and
+    never a capture there). An ordinary point holds one counter; with ``capture`` a lone
+    opponent counter there does not block, it is sent back to its owner's hand.
+    """
+    if IS_SACRED[point]:
+        return params[P_SACRED] == SACRED_SCHAEDLER or _is_empty(s, point)
+    if s[COUNT_AT + side * NUM_POINTS + point] != 0:
+        return False
+    if s[COUNT_AT + (1 - side) * NUM_POINTS + point] != 0:
+        return params[P_CAPTURE] != 0
+    return True
+
+
+@njit(cache=True)
+def _entering(s, side, die, params):
+    """Whether entering is the move: counters in hand and the entry point can take one."""
+    return s[HAND_AT + side] > 0 and can_take(s, side, ENTRY[side, die - 1], params)
+
+
+@njit(cache=True)
+def _moves(s, side, die, params, out):
+    """Write the origin of every counter that can move ``die`` points into ``out``."""
+    n = 0
+    for point in range(NUM_POINTS):
+        if s[COUNT_AT + side * NUM_POINTS + point] != 0 and can_take(
+            s, side, LANDING[point, die - 1], params
+        ):
+            out[n] = point
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def decision_actions_into(s, params, out):
+    """Write the mover's legal actions (ascending) into ``out``; return how many.
+
+    Entering has priority; otherwise a counter on the board moves; otherwise pass.
+    """
+    side = s[SIDE_AT]
+    die = s[DIE_AT]
+    if _entering(s, side, die, params):
+        out[0] = ENTER
+        return 1
+    n = _moves(s, side, die, params, out)
+    if n == 0:
+        out[0] = PASS
+        return 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(s, params):
+    """The legal actions, sorted (empty once the game is over); ``s`` is not modified."""
+    if s[STATUS_AT] != ONGOING:
+        return np.empty(0, dtype=np.int64)
+    if s[SIDE_AT] == NO_SIDE:
+        return np.arange(FIRST_0, FIRST_0 + 2, dtype=np.int64)
+    if s[DIE_AT] == 0:
+        return np.arange(0, 6, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    n = decision_actions_into(s, params, out)
+    return out[:n].copy()
+
+
+# -- applying a move --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _land(s, side, point, params):
+    """Put a counter of ``side`` on ``point``: capture, store or simply stand there."""
+    if params[P_SACRED] == SACRED_STORAGE and point == GOAL[side]:
+        s[STORE_AT + side] += 1  # off the circuit for good
+        return
+    opponent = COUNT_AT + (1 - side) * NUM_POINTS + point
+    if not IS_SACRED[point] and s[opponent] != 0:  # only with capture: can_take said so
+        s[opponent] -= 1
+        s[HAND_AT + 1 - side] += 1
+    s[COUNT_AT + side * NUM_POINTS + point] += 1
+
+
+@njit(cache=True)
+def home_count(s, side, params):
+    """Counters of ``side`` home: on its goal point, or in its store with ``storage``."""
+    if params[P_SACRED] == SACRED_STORAGE:
+        return s[STORE_AT + side]
+    return s[COUNT_AT + side * NUM_POINTS + GOAL[side]]
+
+
+@njit(cache=True)
+def _can_ever_move(s, side, params):
+    """Whether some roll gives ``side`` a move (entering or moving a counter)."""
+    for die in range(1, 7):
+        if _entering(s, side, die, params):
+            return True
+        for point in range(NUM_POINTS):
+            if s[COUNT_AT + side * NUM_POINTS + point] != 0 and can_take(
+                s, side, LANDING[point, die - 1], params
+            ):
+                return True
+    return False
+
+
+@njit(cache=True)
+def is_deadlocked(s, params):
+    """Whether no roll gives either side a move, so every turn from now on is a pass.
+
+    Only ``sacred="storage"`` can get here (ten counters filling the ten one-counter points,
+    with each goal held by the other side). With Schädler's sacred points some roll always
+    reaches one of them, so the test is skipped.
+    """
+    if params[P_SACRED] != SACRED_STORAGE:
+        return False
+    return not _can_ever_move(s, WHITE, params) and not _can_ever_move(s, BLUE, params)
+
+
+@njit(cache=True)
+def settle(s, params):
+    """Set the status and reason of a position from its counters, ply count and options."""
+    s[STATUS_AT] = ONGOING
+    s[REASON_AT] = NO_REASON
+    if home_count(s, WHITE, params) == COUNTERS:
+        s[STATUS_AT] = WHITE_WINS
+        s[REASON_AT] = ALL_HOME
+    elif home_count(s, BLUE, params) == COUNTERS:
+        s[STATUS_AT] = BLUE_WINS
+        s[REASON_AT] = ALL_HOME
+    elif s[PLY_AT] >= params[P_MAX_PLIES]:
+        s[STATUS_AT] = DRAW
+        s[REASON_AT] = PLY_CAP
+    elif is_deadlocked(s, params):
+        s[STATUS_AT] = DRAW
+        s[REASON_AT] = DEADLOCK
+
+
+@njit(cache=True)
+def apply_action_inplace(s, action, params):
+    """Play a legal ``action`` (or chance outcome) on ``s`` in place and settle the result."""
+    if s[SIDE_AT] == NO_SIDE:
+        s[SIDE_AT] = action - FIRST_0
+    elif s[DIE_AT] == 0:
+        s[DIE_AT] = action + 1
+    else:
+        side = s[SIDE_AT]
+        die = s[DIE_AT]
+        if action == ENTER:
+            s[HAND_AT + side] -= 1
+            _land(s, side, ENTRY[side, die - 1], params)
+        elif action != PASS:
+            s[COUNT_AT + side * NUM_POINTS + action] -= 1
+            _land(s, side, LANDING[action, die - 1], params)
+        s[SIDE_AT] = 1 - side
+        s[DIE_AT] = 0
+    s[PLY_AT] += 1
+    settle(s, params)
+
+
+@njit(cache=True)
+def apply_action(s, action, params):
+    """A copy of ``s`` with ``action`` played."""
+    t = s.copy()
+    apply_action_inplace(t, action, params)
+    return t
+
+
+@njit(cache=True)
+def initial_cells(params):
+    """The start position: counters in hand or on points 1-5, first player drawn or fixed."""
+    s = np.zeros(CELLS_SIZE, dtype=np.int32)
+    for side in range(2):
+        if params[P_START] == START_SCHAEDLER:
+            for die in range(1, 6):
+                s[COUNT_AT + side * NUM_POINTS + ENTRY[side, die - 1]] = 1
+        else:
+            s[HAND_AT + side] = COUNTERS
+    s[SIDE_AT] = params[P_FIRST]
+    settle(s, params)
+    return s
+
+
+# -- random playouts --------------------------------------------------------------------------
+
+# random_playouts totals: plies, decisions, legal moves, longest game, draws, White/Blue wins
+T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_WINS = 0, 1, 2, 3, 4, 5
+NUM_TOTALS = 7
+
+
+@njit(cache=True)
+def random_playout_inplace(s, params, totals, out):
+    """Play ``s`` to the end: rolls with their probabilities, moves uniformly at random.
+
+    Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves;
+    ``out`` is scratch space for ``MAX_LEGAL`` actions.
+    """
+    while s[STATUS_AT] == ONGOING:
+        if s[SIDE_AT] == NO_SIDE:
+            apply_action_inplace(s, FIRST_0 + np.random.randint(2), params)
+        elif s[DIE_AT] == 0:
+            apply_action_inplace(s, np.random.randint(6), params)
+        else:
+            n = decision_actions_into(s, params, out)
+            totals[T_DECISIONS] += 1
+            totals[T_LEGAL_MOVES] += n
+            apply_action_inplace(s, out[np.random.randint(n)], params)
+        totals[T_PLIES] += 1
+
+
+@njit(cache=True)
+def random_playouts(start, params, count, seed):
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    s = start.copy()
+    for _ in range(count):
+        s[:] = start
+        plies_before = totals[T_PLIES]
+        random_playout_inplace(s, params, totals, out)
+        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
+        if s[STATUS_AT] == DRAW:
+            totals[T_DRAWS] += 1
+        else:
+            totals[T_WINS + (0 if s[STATUS_AT] == WHITE_WINS else 1)] += 1
+    return totals
