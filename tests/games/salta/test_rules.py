@@ -871,6 +871,7 @@ def _with_ranks(**changes: str) -> str:
         (_with_ranks(r4=".S1+S2........"), "b4: a shared square holds one piece of each side"),
         (START_TEXT.replace(" g 0", " g x"), "plies played must be a whole number"),
         (START_TEXT.replace(" g 0", " g -2"), "plies played must be a whole number"),
+        (START_TEXT.replace(" g 0", " g ²"), "plies played must be a whole number"),
         (START_TEXT.replace(" g 0", " r 0"), "side to move must be 'g' on an even ply count"),
         (START_TEXT.replace(" g 0", " b 0"), "side to move must be 'g' on an even ply count"),
         (START_TEXT.replace(" g 0", " g 2 scoring 0 0"), "scoring counts are only allowed"),

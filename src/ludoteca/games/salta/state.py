@@ -308,7 +308,7 @@ def parse_position(game: SaltaGame, text: str) -> SaltaState:
             if (side, piece) not in seen
         ]
         raise InvalidStateError(f"every piece must be on the board; missing: {' '.join(missing)}")
-    if not ply_text.isdigit():
+    if not (ply_text.isascii() and ply_text.isdigit()):
         raise InvalidStateError(f"plies played must be a whole number; got {ply_text!r}")
     ply = int(ply_text)
     if side_letter not in SIDE_LETTERS or SIDE_LETTERS.index(side_letter) != ply % 2:
@@ -322,7 +322,10 @@ def parse_position(game: SaltaGame, text: str) -> SaltaState:
         scoring_start >= 0 and ply >= scoring_start and game.options["scoring"] == "played"
     )
     if len(fields) == 6:
-        if fields[3] != "scoring" or not (fields[4].isdigit() and fields[5].isdigit()):
+        counts = fields[4] + fields[5]
+        if fields[3] != "scoring" or not (
+            counts.isascii() and fields[4].isdigit() and fields[5].isdigit()
+        ):
             raise InvalidStateError(f"expected 'scoring <green moves> <red moves>'; got {text!r}")
         if not in_played_scoring:
             raise InvalidStateError(
