@@ -11,10 +11,12 @@ from tests.core.toy_games import ToyDiceGame
 # Options that change how games end, so the suite also walks those paths.
 VARIANTS: dict[str, list[dict[str, object]]] = {
     "pente_grammai": [{"sacred": "storage"}, {"capture": True, "max_plies": 600}],
+    "salt_n_pepper": [{"first": 1, "pepper_sideways": True, "ranks": 7}, {"max_plies": 60}],
     "salta": [
         {"scoring": "simplified"},
         {"goal": "ludii", "move_limit": 30},
         {"move_limit": None, "max_plies": 400},
+    ],
     ],
 }
 

@@ -13,6 +13,7 @@ from ludoteca.core.game import Game
 
 _GAME_CLASSES: dict[str, str] = {
     "pente_grammai": "ludoteca.games.pente_grammai:PenteGrammaiGame",
+    "salt_n_pepper": "ludoteca.games.salt_n_pepper:SaltNPepperGame",
     "salta": "ludoteca.games.salta:SaltaGame",
 }
 _LOADED: dict[str, type[Game]] = {}

@@ -1,0 +1,393 @@
+"""Salt 'n' Pepper's rules as compiled kernels over one small integer array.
+
+Board indexing (``square = rank0 * 10 + file0``; ``params[P_RANKS]`` ranks, 10 by default)::
+
+    rank 10 | 90 91 92 ... 99      Salt (dark squares, where file + rank is odd, a = 1)
+     ...    |                      starts on the top three ranks and moves down;
+    rank 2  | 10 11 12 ... 19      Pepper starts on the light squares of ranks 1-3 and
+    rank 1  |  0  1  2 ...  9      moves up. a1 (square 0) is light.
+              a  b  c  ...  j
+
+The position array (``int32``), see the ``*_AT`` offsets below:
+
+- ``FIRST_AT``: the side that moved first, or ``UNDRAWN`` before the bag draw (a chance node);
+- ``PLY_AT``: plies played since the draw (passes included); the side to move follows from it;
+- ``PASSES_AT``: passes played in a row just now (0, 1, or 2 once both sides are stuck);
+- ``STATUS_AT`` and ``REASON_AT``: how the game stands;
+- ``ON_BOARD_AT + side``: how many of the side's 15 pieces are still on the board;
+- ``PIECES_AT + side * 15 + i``: the squares of those pieces in ascending order, then
+  ``NO_SQUARE`` for the pieces already home (so equal positions have equal arrays);
+- ``BOARD_AT + square``: ``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL`` (a side's cell is side + 1).
+
+Options arrive as ``params`` (see ``P_*``), the board geometry as ``targets`` (`build_targets`).
+
+Action codec (the one place that knows it)::
+
+    action = square * 12 + kind       # 0 <= action < PASS
+    kind   = direction                # 0..4: a step SW, SE, N, W or E
+           | LEAP + direction         # 5..9: a leap over the neighbour that way
+           | HOME                     # 10: a piece on the back rank moves off the board
+           | LEAP_HOME                # 11: a leap over a piece on the back rank, off the board
+    PASS = MAX_SQUARES * 12           # the forfeited turn
+
+At the bag draw (a chance node) the outcomes are 0 (Salt moves first) and 1 (Pepper first).
+"""
+
+import numpy as np
+from numba import njit
+
+WIDTH = 10
+MIN_RANKS, MAX_RANKS = 6, 20
+MAX_SQUARES = WIDTH * MAX_RANKS
+PIECES_PER_SIDE = 15
+SALT, PEPPER = 0, 1
+
+FIRST_AT = 0
+PLY_AT = 1
+PASSES_AT = 2
+STATUS_AT = 3
+REASON_AT = 4
+ON_BOARD_AT = 5  # + side
+PIECES_AT = 7  # + side * 15 + i
+BOARD_AT = 37  # + square
+
+
+def cells_size(ranks):  # type: ignore[no-untyped-def]
+    """The length of the position array of a board with ``ranks`` ranks."""
+    return BOARD_AT + WIDTH * ranks
+
+
+UNDRAWN = -1  # FIRST_AT before the bag draw
+NO_SQUARE = -1  # PIECES_AT slots of pieces that are home
+EMPTY, SALT_CELL, PEPPER_CELL = 0, 1, 2
+
+# STATUS values
+ONGOING, SALT_WINS, PEPPER_WINS, DRAW = 0, 1, 2, 3
+# REASON values
+NO_REASON = 0
+ALL_HOME = 1  # the winner brought its 15th piece home
+BOTH_STUCK = 2  # engine safeguard: two passes in a row
+PLY_CAP = 3  # engine safeguard: max_plies
+
+# params: the options as integers
+P_RANKS = 0
+P_PEPPER_DIRECTIONS = 1  # 1 (straight up) or 3 (up and sideways)
+P_MAX_PLIES = 2
+NUM_PARAMS = 3
+
+# Directions as (file, rank) steps. Salt uses SW and SE; Pepper N, and with the option W and E.
+SW, SE, N, W, E = 0, 1, 2, 3, 4
+NUM_DIRECTIONS = 5
+DIRECTION_STEPS = ((-1, -1), (1, -1), (0, 1), (-1, 0), (1, 0))
+SIDE_DIRECTIONS = np.array([[SW, SE, -1], [N, W, E]], dtype=np.int64)
+
+LEAP = 5  # kind = LEAP + direction
+HOME, LEAP_HOME = 10, 11
+KINDS = 12
+PASS = MAX_SQUARES * KINDS
+NUM_ACTIONS = PASS + 1
+MAX_LEGAL = 64  # 15 pieces x 3 directions, at most one action each
+
+OFF_BOARD = -1  # a target beyond the edge
+HOME_LANDING = -2  # a leap over the mover's back rank lands home
+
+
+def build_targets(ranks):  # type: ignore[no-untyped-def]
+    """The board geometry: ``targets[square, kind]`` for the step and leap kinds (0..9).
+
+    A step kind gives the neighbouring square that way (the square a leap goes over), a leap
+    kind the landing square; ``OFF_BOARD`` past the edge. A forward leap over a piece on the
+    mover's back rank (rank 1 for Salt going SW/SE, the top rank for Pepper going N) lands
+    ``HOME_LANDING`` whatever file it would reach.
+    """
+    targets = np.full((WIDTH * ranks, LEAP + NUM_DIRECTIONS), OFF_BOARD, dtype=np.int64)
+    for square in range(WIDTH * ranks):
+        rank, file = divmod(square, WIDTH)
+        for direction, (df, dr) in enumerate(DIRECTION_STEPS):
+            if not (0 <= file + df < WIDTH and 0 <= rank + dr < ranks):
+                continue
+            targets[square, direction] = (rank + dr) * WIDTH + file + df
+            over_back_rank = (direction in (SW, SE) and rank + dr == 0) or (
+                direction == N and rank + dr == ranks - 1
+            )
+            if over_back_rank:
+                targets[square, LEAP + direction] = HOME_LANDING
+            elif 0 <= file + 2 * df < WIDTH and 0 <= rank + 2 * dr < ranks:
+                targets[square, LEAP + direction] = (rank + 2 * dr) * WIDTH + file + 2 * df
+    return targets
+
+
+@njit(cache=True)
+def encode_action(square, kind):
+    """The action index of the move of kind ``kind`` by the piece on ``square``."""
+    return square * KINDS + kind
+
+
+@njit(cache=True)
+def side_to_move(s):
+    """The side to move once the first player is drawn: turns alternate from ``FIRST_AT``."""
+    return (s[FIRST_AT] + s[PLY_AT]) & 1
+
+
+@njit(cache=True)
+def back_rank(side, params):
+    """The mover's own edge rank, 0-based: rank 1 for Salt, the top rank for Pepper."""
+    return 0 if side == SALT else params[P_RANKS] - 1
+
+
+@njit(cache=True)
+def direction_count(side, params):
+    """How many directions ``side`` moves in: Salt 2, Pepper 1 (or 3 with sideways moves)."""
+    return 2 if side == SALT else params[P_PEPPER_DIRECTIONS]
+
+
+# -- the moves -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _home_moves(s, side, params, out):
+    """Forced home: write a move home for every piece of ``side`` on its back rank."""
+    row = back_rank(side, params)
+    n = 0
+    for i in range(s[ON_BOARD_AT + side]):
+        square = s[PIECES_AT + side * PIECES_PER_SIDE + i]
+        if square // WIDTH == row:
+            out[n] = encode_action(square, HOME)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _piece_moves(s, side, square, params, targets, out, n):
+    """Append the steps and leaps of the piece on ``square`` to ``out[n:]``; return the new n.
+
+    A step goes to an empty neighbour in one of the side's directions; a leap goes over an
+    adjacent opponent piece (never an own one) to the empty square beyond, or home when that
+    piece stands on the mover's back rank. Two leaps home of one piece are one move.
+    """
+    opponent_cell = 2 - side  # the opponent's cell value, (1 - side) + 1
+    leaps_home = False
+    for j in range(direction_count(side, params)):
+        direction = SIDE_DIRECTIONS[side, j]
+        over = targets[square, direction]
+        if over == OFF_BOARD:
+            continue
+        cell = s[BOARD_AT + over]
+        if cell == EMPTY:
+            out[n] = encode_action(square, direction)
+            n += 1
+        elif cell == opponent_cell:
+            land = targets[square, LEAP + direction]
+            if land >= 0:
+                if s[BOARD_AT + land] == EMPTY:
+                    out[n] = encode_action(square, LEAP + direction)
+                    n += 1
+            elif land == HOME_LANDING and not leaps_home:
+                out[n] = encode_action(square, LEAP_HOME)
+                n += 1
+                leaps_home = True
+    return n
+
+
+@njit(cache=True)
+def side_actions(s, side, params, targets, out):
+    """Write the moves ``side`` could make here into ``out``; return how many (0: stuck).
+
+    With a piece on its back rank the side may only move such a piece home.
+    """
+    n = _home_moves(s, side, params, out)
+    if n > 0:
+        return n
+    for i in range(s[ON_BOARD_AT + side]):
+        square = s[PIECES_AT + side * PIECES_PER_SIDE + i]
+        n = _piece_moves(s, side, square, params, targets, out, n)
+    return n
+
+
+@njit(cache=True)
+def legal_actions_into(s, params, targets, out):
+    """Write the legal actions of an unfinished, drawn position into ``out``; return how many.
+
+    A side without a move forfeits its turn: its only move is ``PASS``.
+    """
+    n = side_actions(s, side_to_move(s), params, targets, out)
+    if n == 0:
+        out[0] = PASS
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(s, params, targets):
+    """The legal actions, sorted (chance outcomes at the bag draw; empty once over)."""
+    if s[STATUS_AT] != ONGOING:
+        return np.empty(0, dtype=np.int64)
+    if s[FIRST_AT] == UNDRAWN:
+        return np.arange(2, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    n = legal_actions_into(s, params, targets, out)
+    return np.sort(out[:n])
+
+
+@njit(cache=True)
+def has_a_move(s, side, params, targets):
+    """Whether ``side`` could move (rather than forfeit) if it were its turn."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    return side_actions(s, side, params, targets, out) > 0
+
+
+# -- changing the position -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _move_piece(s, side, origin, destination):
+    """Move a piece, keeping the side's square list in ascending order."""
+    s[BOARD_AT + destination] = s[BOARD_AT + origin]
+    s[BOARD_AT + origin] = EMPTY
+    base = PIECES_AT + side * PIECES_PER_SIDE
+    count = s[ON_BOARD_AT + side]
+    i = 0
+    while s[base + i] != origin:
+        i += 1
+    while i > 0 and s[base + i - 1] > destination:
+        s[base + i] = s[base + i - 1]
+        i -= 1
+    while i + 1 < count and s[base + i + 1] < destination:
+        s[base + i] = s[base + i + 1]
+        i += 1
+    s[base + i] = destination
+
+
+@njit(cache=True)
+def _take_home(s, side, origin):
+    """Move the piece on ``origin`` off the board, home."""
+    s[BOARD_AT + origin] = EMPTY
+    base = PIECES_AT + side * PIECES_PER_SIDE
+    count = s[ON_BOARD_AT + side]
+    i = 0
+    while s[base + i] != origin:
+        i += 1
+    while i + 1 < count:
+        s[base + i] = s[base + i + 1]
+        i += 1
+    s[base + count - 1] = NO_SQUARE
+    s[ON_BOARD_AT + side] = count - 1
+
+
+@njit(cache=True)
+def _finish(s, status, reason):
+    s[STATUS_AT] = status
+    s[REASON_AT] = reason
+
+
+@njit(cache=True)
+def settle(s, params):
+    """Set the status and reason from the pieces, the passes and the ply count."""
+    if s[ON_BOARD_AT + SALT] == 0:
+        _finish(s, SALT_WINS, ALL_HOME)
+    elif s[ON_BOARD_AT + PEPPER] == 0:
+        _finish(s, PEPPER_WINS, ALL_HOME)
+    elif s[PASSES_AT] >= 2:
+        _finish(s, DRAW, BOTH_STUCK)
+    elif s[PLY_AT] >= params[P_MAX_PLIES]:
+        _finish(s, DRAW, PLY_CAP)
+    else:
+        _finish(s, ONGOING, NO_REASON)
+
+
+@njit(cache=True)
+def apply_action_inplace(s, action, params, targets):
+    """Play a legal ``action`` (or the bag draw's outcome) on ``s`` in place and settle."""
+    if s[FIRST_AT] == UNDRAWN:
+        s[FIRST_AT] = action
+        settle(s, params)
+        return
+    if action == PASS:
+        s[PASSES_AT] += 1
+    else:
+        s[PASSES_AT] = 0
+        side = side_to_move(s)
+        origin, kind = action // KINDS, action % KINDS
+        if kind >= HOME:
+            _take_home(s, side, origin)
+        else:
+            _move_piece(s, side, origin, targets[origin, kind])
+    s[PLY_AT] += 1
+    settle(s, params)
+
+
+@njit(cache=True)
+def apply_action(s, action, params, targets):
+    """A copy of ``s`` with ``action`` played."""
+    t = s.copy()
+    apply_action_inplace(t, action, params, targets)
+    return t
+
+
+# -- random playouts ---------------------------------------------------------------------------
+
+# random_playouts totals: the PlayoutStats fields, then what the rules report adds
+T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_WINS = 0, 1, 2, 3, 4, 5  # T_WINS + side
+T_STUCK_DRAWS = 7  # draws by two passes in a row (engine safeguard)
+T_CAP_DRAWS = 8  # draws by max_plies (engine safeguard)
+T_PASSES = 9  # forfeited turns
+T_SALT_FIRST = 10  # games in which Salt moved first
+T_FIRST_MOVER_WINS = 11  # games won by the side that moved first
+T_LEAPS = 12  # leaps, leaps home included
+T_LEAPS_HOME = 13
+NUM_TOTALS = 14
+
+
+@njit(cache=True)
+def random_playout_inplace(s, params, targets, out, totals):
+    """Play ``s`` to the end: the bag draw at even odds, then uniformly random legal moves.
+
+    Adds the plies (the draw included), decision states, legal moves, passes and leaps to
+    ``totals``; ``out`` is scratch space for ``MAX_LEGAL`` actions.
+    """
+    if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN:
+        apply_action_inplace(s, np.random.randint(2), params, targets)
+        totals[T_PLIES] += 1
+    while s[STATUS_AT] == ONGOING:
+        n = legal_actions_into(s, params, targets, out)
+        totals[T_DECISIONS] += 1
+        totals[T_LEGAL_MOVES] += n
+        action = out[np.random.randint(n)]
+        if action == PASS:
+            totals[T_PASSES] += 1
+        elif action % KINDS >= LEAP and action % KINDS != HOME:
+            totals[T_LEAPS] += 1
+            if action % KINDS == LEAP_HOME:
+                totals[T_LEAPS_HOME] += 1
+        apply_action_inplace(s, action, params, targets)
+        totals[T_PLIES] += 1
+
+
+@njit(cache=True)
+def random_playouts(start, params, targets, count, seed):
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    s = start.copy()
+    for _ in range(count):
+        s[:] = start
+        plies_before = totals[T_PLIES]
+        random_playout_inplace(s, params, targets, out, totals)
+        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
+        first = s[FIRST_AT]
+        if first == SALT:
+            totals[T_SALT_FIRST] += 1
+        status = s[STATUS_AT]
+        if status == DRAW:
+            totals[T_DRAWS] += 1
+            if s[REASON_AT] == BOTH_STUCK:
+                totals[T_STUCK_DRAWS] += 1
+            else:
+                totals[T_CAP_DRAWS] += 1
+        else:
+            winner = SALT if status == SALT_WINS else PEPPER
+            totals[T_WINS + winner] += 1
+            if winner == first:
+                totals[T_FIRST_MOVER_WINS] += 1
+    return totals

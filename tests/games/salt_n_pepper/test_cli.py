@@ -1,0 +1,91 @@
+"""Salt 'n' Pepper in the terminal, driven as a person would: typed lines in, text out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from ludoteca import records
+from ludoteca.cli import main
+
+
+def typed(*lines: str) -> Callable[[str], str]:
+    """A reader that answers prompts with ``lines``, then signals end of input."""
+    remaining: Iterator[str] = iter(lines)
+
+    def read_line(prompt: str) -> str:
+        print(prompt, end="")
+        try:
+            return next(remaining)
+        except StopIteration:
+            raise EOFError from None
+
+    return read_line
+
+
+def run(capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str) -> tuple[int, str, str]:
+    status = main(argv, read_line=typed(*lines))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_two_people_play_after_a_typed_bag_draw(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "game.json"
+    status, out, _ = run(
+        capsys,
+        ["play", "salt_n_pepper", "--dice", "manual"],
+        "first-1",
+        "a8-b7",  # Pepper was drawn: Salt's move is refused, nothing changes
+        "moves",
+        "a3-a4",
+        "a8-b6",
+        "a8-b7",
+        f"save {saved}",
+        "quit",
+    )
+    assert status == 0
+    assert "Bag draw: who moves first?" in out
+    assert "type the result (first-0, first-1)" in out
+    assert "a8-b7: there is no Pepper piece on a8" in out
+    assert "Legal moves: a1-a2, c1-c2, e1-e2" in out
+    assert "a Salt step goes exactly 1 square(s) diagonally forward" in out
+    assert "Pepper to move, ply 3." in out
+    assert records.load(saved).moves == ("first-1", "a3-a4", "a8-b7")
+
+
+def test_an_illegal_move_leaves_the_game_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, ["play", "salt_n_pepper", "-o", "first=0"], "a8-a7", "pass", "board", "moves"
+    )
+    assert status == 0
+    assert "a Salt step goes exactly 1 square(s) diagonally forward" in out
+    assert "pass is only allowed when Salt has no move" in out
+    assert out.count("Salt to move, ply 1.") == 2  # the start, and again on "board"
+    assert "Legal moves: a8-b7, c8-b7, c8-d7" in out
+
+
+def test_the_computer_plays_a_whole_game_with_the_program_drawing_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["play", "salt_n_pepper", "--p0", "random", "--p1", "random", "--seed", "5"]
+    status, out, _ = run(capsys, argv)
+    assert status == 0
+    assert "Rolled first-" in out
+    assert "Game over." in out and "brought all 15 pieces home" in out
+
+
+def test_rules_shows_the_rules_page(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, ["rules", "salt_n_pepper"])
+    assert status == 0
+    assert "Martin H. Samuel" in out and "pepper_sideways" in out
+
+
+def test_a_bad_option_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, ["play", "salt_n_pepper", "-o", "ranks=30"])
+    assert status == 2
+    assert "option 'ranks' does not accept '30'; accepted: an integer from 6 to 20" in err
+    assert "Traceback" not in out + err
