@@ -1,0 +1,161 @@
+"""The position array of Steppin' Stones, the coin codes and the action codec, in one place.
+
+The kernels (`move_kernels`, `kernels`) compile the small functions below with numba, and the
+Python side (notation, position text, the view) calls them as they are, so both read the array
+the same way.
+
+Board indexing: ``square = rank0 * size + file0`` (size 8, or 10 on the large board)::
+
+    rank 8 | 56 57 58 59 60 61 62 63
+     ...   |
+    rank 1 |  0  1  2  3  4  5  6  7
+             a  b  c  d  e  f  g  h
+
+The position array (``int32``), by offset:
+
+- ``COIN_AT + square`` (100 slots): 0 for no coin; a coin showing its value is
+  ``1 + suit * 6 + value`` (value 0 for the null, 2-5); a stepping stone (a coin turned to its
+  suit side) is ``STONE_BASE + suit``; an ace of the ``aces`` variant is ``ACE_BASE + suit``.
+  Stones of one suit are interchangeable, so a stone does not remember its value.
+- ``PAWN_AT + square`` (100 slots): 0, or the suit + 1 of the pawn standing there (on a bare
+  space, on a stone of its own suit, or on an ace).
+- ``PAWN_SQUARE_AT + suit``: each pawn's square.
+- ``VALUE_LEFT_AT + suit``: coins of the suit still showing their value (derived from the board,
+  kept for speed; a suit with none left is in phase 2).
+- ``TURNS_AT``: turns completed. ``STAGE_AT``: ``ROLL1`` (the phase-1 dice are to be rolled),
+  ``PLAY1`` (their results are being used), ``ROLL2`` (the phase-2 dice are to be rolled) or
+  ``PLAY2`` (their budgets are being spent).
+- ``FACE_AT + suit``: the suit's phase-1 die this turn (``NO_FACE``, or ``FACE_NULL``,
+  ``FACE_SUIT`` for the suit face ``*``, 2-5); ``USED_AT + suit``: whether it has been used.
+- ``PHASE2_DIE_AT + suit``: whether the suit's die is a phase-2 die this turn;
+  ``BUDGET_AT + suit``: the steps it has left.
+- ``RESIGNED_AT``, ``STATUS_AT`` and ``REASON_AT``.
+
+Action codec::
+
+    action = origin * STRIDE + destination   # move a coin, a stone or a pawn
+    action = FLIP_BASE + square              # turn the coin on square to its suit side
+    action = END                             # finish this part of the turn
+    action = RESIGN                          # give up (accepted at any time, never listed)
+
+At a chance node the outcomes are numbered by the faces rolled, one base-6 digit per suit in
+suit order S M C A, the digits of the suits that do not roll being 0::
+
+    outcome = face_S * 216 + face_M * 36 + face_C * 6 + face_A     # 0 <= outcome < 1296
+"""
+
+from __future__ import annotations
+
+NUM_SUITS = 4
+MAX_SQUARES = 100
+
+# -- the position array ---------------------------------------------------------------------------
+COIN_AT = 0
+PAWN_AT = 100
+PAWN_SQUARE_AT = 200
+VALUE_LEFT_AT = 204
+TURNS_AT = 208
+STAGE_AT = 209
+FACE_AT = 210
+USED_AT = 214
+PHASE2_DIE_AT = 218
+BUDGET_AT = 222
+RESIGNED_AT = 226
+STATUS_AT = 227
+REASON_AT = 228
+CELLS_SIZE = 229
+
+# STAGE values
+ROLL1, PLAY1, ROLL2, PLAY2 = 0, 1, 2, 3
+# STATUS values
+ONGOING, WON, LOST = 0, 1, 2
+# REASON values
+NO_REASON, ALL_HOME, DEAD, RESIGNED, TURN_CAP = 0, 1, 2, 3, 4
+
+# a suit's phase (`SteppinStonesState.phase`)
+RETIRED, PHASE_ONE, PHASE_TWO = 0, 1, 2
+
+# die faces (2..5 are the values)
+NO_FACE, FACE_NULL, FACE_SUIT = -1, 0, 1
+
+# -- coin codes -----------------------------------------------------------------------------------
+STONE_BASE = 25
+ACE_BASE = 29
+NEVER_PASSED = 1000  # what an ace counts for when passed over: nothing may pass it
+
+
+def value_coin(suit: int, value: int) -> int:
+    """The code of the coin of ``suit`` showing ``value`` (0 for the null, 2-5)."""
+    return 1 + suit * 6 + value
+
+
+def is_value_coin(code: int) -> bool:
+    """Whether ``code`` is a coin showing its value (not a stone, an ace or nothing)."""
+    return 1 <= code < STONE_BASE
+
+
+def is_stone(code: int) -> bool:
+    """Whether ``code`` is a stepping stone."""
+    return STONE_BASE <= code < ACE_BASE
+
+
+def is_ace(code: int) -> bool:
+    """Whether ``code`` is an ace of the ``aces`` variant."""
+    return code >= ACE_BASE
+
+
+def coin_suit(code: int) -> int:
+    """The suit of a coin, stone or ace."""
+    if code >= ACE_BASE:
+        return code - ACE_BASE
+    if code >= STONE_BASE:
+        return code - STONE_BASE
+    return (code - 1) // 6
+
+
+def coin_value(code: int) -> int:
+    """The value shown by a value-side coin (0 for the null, 2-5)."""
+    return (code - 1) % 6
+
+
+def passing_rank(code: int) -> int:
+    """What a coin counts for when another passes over it: its value; a stone 1; an ace never."""
+    if code >= ACE_BASE:
+        return NEVER_PASSED
+    if code >= STONE_BASE:
+        return 1
+    return (code - 1) % 6
+
+
+# -- actions --------------------------------------------------------------------------------------
+STRIDE = 100
+FLIP_BASE = STRIDE * MAX_SQUARES
+END = FLIP_BASE + MAX_SQUARES
+RESIGN = END + 1
+NUM_ACTIONS = RESIGN + 1
+NUM_OUTCOMES = 6**NUM_SUITS
+SUIT_PLACE = (216, 36, 6, 1)  # the weight of each suit's digit in a chance outcome
+
+
+def move_action(origin: int, destination: int) -> int:
+    """The action that moves the piece on ``origin`` to ``destination``."""
+    return origin * STRIDE + destination
+
+
+def outcome_face(outcome: int, suit: int) -> int:
+    """The face shown by ``suit``'s die in the chance outcome ``outcome``."""
+    return (outcome // SUIT_PLACE[suit]) % 6
+
+
+def outcome_digit(face: int, suit: int) -> int:
+    """The part of a chance outcome that says ``suit``'s die shows ``face``."""
+    return face * SUIT_PLACE[suit]
+
+
+def phase_two_budget(face: int) -> int:
+    """Steps a phase-2 die gives: the null 1, the suit face 6, a value its value."""
+    if face == FACE_NULL:
+        return 1
+    if face == FACE_SUIT:
+        return 6
+    return face

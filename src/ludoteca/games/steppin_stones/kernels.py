@@ -1,0 +1,336 @@
+"""Steppin' Stones' turn as compiled kernels: chance nodes, legal actions, apply, the end.
+
+The position array, the coin codes and the action codec are described in `cells`; how pieces
+move, and the moves of each phase, in `move_kernels`. A turn runs through four stages::
+
+    ROLL1  (chance)   the dice of every suit in phase 1 are rolled together
+    PLAY1  (player)   value moves and flips, then END (once every suit face is honoured)
+    ROLL2  (chance)   the dice of the suits that were in phase 2 when the turn began
+    PLAY2  (player)   their budgets are spent on stones and pawns, then END
+
+A stage with no dice is skipped. `settle` decides the end: all four pawns home wins; a
+resignation loses; a dead position (no suit in phase 1 and no stone or pawn able to step),
+checked whenever phase-2 dice are about to be rolled, loses; so does the engine safeguard of
+``max_turns`` turns.
+"""
+
+import numpy as np
+from numba import njit
+
+from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import move_kernels as m
+
+NUM_SUITS = c.NUM_SUITS
+STAGE_AT, TURNS_AT, STATUS_AT, REASON_AT = c.STAGE_AT, c.TURNS_AT, c.STATUS_AT, c.REASON_AT
+COIN_AT, PAWN_AT, PAWN_SQUARE_AT = c.COIN_AT, c.PAWN_AT, c.PAWN_SQUARE_AT
+FACE_AT, USED_AT, PHASE2_DIE_AT, BUDGET_AT = c.FACE_AT, c.USED_AT, c.PHASE2_DIE_AT, c.BUDGET_AT
+RESIGNED_AT = c.RESIGNED_AT
+ROLL1, PLAY1, ROLL2, PLAY2 = c.ROLL1, c.PLAY1, c.ROLL2, c.PLAY2
+ONGOING, WON, LOST = c.ONGOING, c.WON, c.LOST
+NO_REASON, ALL_HOME, DEAD, RESIGNED, TURN_CAP = (
+    c.NO_REASON,
+    c.ALL_HOME,
+    c.DEAD,
+    c.RESIGNED,
+    c.TURN_CAP,
+)
+NO_FACE, STONE_BASE = c.NO_FACE, c.STONE_BASE
+STRIDE, FLIP_BASE, END, RESIGN = c.STRIDE, c.FLIP_BASE, c.END, c.RESIGN
+MAX_LEGAL = m.MAX_LEGAL
+P_NUM_SQUARES, P_MAX_TURNS, P_HIGHEST, P_ACES_AS_STONES, NUM_PARAMS = (
+    m.P_NUM_SQUARES,
+    m.P_MAX_TURNS,
+    m.P_HIGHEST,
+    m.P_ACES_AS_STONES,
+    m.NUM_PARAMS,
+)
+
+new_work = m.new_work
+# kernels the Python side calls (explain.py), from move_kernels
+shortest_cost = m.shortest_cost
+highest_value = m.highest_value
+
+outcome_face = njit(cache=True)(c.outcome_face)
+outcome_digit = njit(cache=True)(c.outcome_digit)
+phase_two_budget = njit(cache=True)(c.phase_two_budget)
+
+
+# -- chance nodes ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def is_chance_node(s):
+    """Whether dice are to be rolled."""
+    return s[STAGE_AT] == ROLL1 or s[STAGE_AT] == ROLL2
+
+
+@njit(cache=True)
+def rolling_suits(s):
+    """Bit mask of the suits whose dice are rolled at this chance node (0 elsewhere)."""
+    mask = 0
+    if not is_chance_node(s):
+        return mask
+    for suit in range(NUM_SUITS):
+        rolls = m.in_phase_one(s, suit) if s[STAGE_AT] == ROLL1 else s[PHASE2_DIE_AT + suit] != 0
+        if rolls:
+            mask |= 1 << suit
+    return mask
+
+
+@njit(cache=True)
+def _outcomes(s, out):
+    """Every outcome of the roll, in increasing order (suit S is the most significant digit)."""
+    mask = rolling_suits(s)
+    count = 1
+    for suit in range(NUM_SUITS):
+        if mask & (1 << suit):
+            count *= 6
+    for i in range(count):
+        rest, outcome = i, 0
+        for suit in range(NUM_SUITS - 1, -1, -1):
+            if mask & (1 << suit):
+                outcome += outcome_digit(rest % 6, suit)
+                rest //= 6
+        out[i] = outcome
+    return count
+
+
+@njit(cache=True)
+def _roll(s):
+    """A random outcome of the roll at a chance node (each die fair and independent)."""
+    mask = rolling_suits(s)
+    outcome = 0
+    for suit in range(NUM_SUITS):
+        if mask & (1 << suit):
+            outcome += outcome_digit(np.random.randint(6), suit)
+    return outcome
+
+
+# -- legal actions --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def legal_actions_into(s, geo, params, work, out):
+    """Write the legal actions (or outcomes) of an unfinished position into ``out``; count."""
+    if is_chance_node(s):
+        return _outcomes(s, out)
+    if s[STAGE_AT] == PLAY1:
+        return m.phase_one_actions(s, geo, params, work, out)
+    return m.phase_two_actions(s, geo, params, work, out)
+
+
+@njit(cache=True)
+def legal_actions(s, geo, params):
+    """The legal actions, sorted (empty once the game is over); ``s`` may be read-only."""
+    if s[STATUS_AT] != ONGOING:
+        return np.empty(0, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    n = legal_actions_into(s, geo, params, new_work(), out)
+    return np.sort(out[:n])
+
+
+# -- the turn -------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _finish(s, status, reason):
+    s[STATUS_AT] = status
+    s[REASON_AT] = reason
+
+
+@njit(cache=True)
+def settle(s, geo, params):
+    """Recount the value coins and set the status and reason from the rest of the array."""
+    m.count_value_coins(s, params)
+    _finish(s, ONGOING, NO_REASON)
+    home = 0
+    for suit in range(NUM_SUITS):
+        if m.is_retired(s, geo, suit):
+            home += 1
+    if home == NUM_SUITS:
+        _finish(s, WON, ALL_HOME)
+    elif s[RESIGNED_AT] != 0:
+        _finish(s, LOST, RESIGNED)
+    elif (
+        s[STAGE_AT] == ROLL2
+        and not m.any_phase_one(s)
+        and not m.has_a_piece_that_can_move(s, geo, params)
+    ):
+        _finish(s, LOST, DEAD)
+    elif s[TURNS_AT] >= params[P_MAX_TURNS]:
+        _finish(s, LOST, TURN_CAP)
+
+
+@njit(cache=True)
+def start_turn(s, geo):
+    """Clear the dice and decide which suits roll in phase 1 and which in phase 2."""
+    for suit in range(NUM_SUITS):
+        s[FACE_AT + suit] = NO_FACE
+        s[USED_AT + suit] = 0
+        s[BUDGET_AT + suit] = 0
+        in_play = not m.is_retired(s, geo, suit)
+        s[PHASE2_DIE_AT + suit] = 1 if in_play and not m.in_phase_one(s, suit) else 0
+    s[STAGE_AT] = ROLL1 if m.any_phase_one(s) else ROLL2
+
+
+@njit(cache=True)
+def _end_turn(s, geo):
+    s[TURNS_AT] += 1
+    start_turn(s, geo)
+
+
+@njit(cache=True)
+def _end_phase_one(s, geo):
+    """The phase-2 dice are rolled next, if this turn has any; otherwise the turn ends."""
+    any_phase_two = False
+    for suit in range(NUM_SUITS):
+        s[FACE_AT + suit] = NO_FACE
+        s[USED_AT + suit] = 0
+        if s[PHASE2_DIE_AT + suit] != 0:
+            any_phase_two = True
+    if any_phase_two:
+        s[STAGE_AT] = ROLL2
+    else:
+        _end_turn(s, geo)
+
+
+@njit(cache=True)
+def _use_value_die(s, value):
+    """Mark the first unused phase-1 die showing ``value`` (in suit order) as used."""
+    for suit in range(NUM_SUITS):
+        if s[FACE_AT + suit] == value and s[USED_AT + suit] == 0:
+            s[USED_AT + suit] = 1
+            return
+
+
+@njit(cache=True)
+def _move_pawn(s, geo, suit, origin, destination):
+    s[PAWN_AT + origin] = 0
+    s[PAWN_AT + destination] = suit + 1
+    s[PAWN_SQUARE_AT + suit] = destination
+    if m.is_retired(s, geo, suit):  # home: its die leaves play, with whatever budget it had
+        s[PHASE2_DIE_AT + suit] = 0
+        s[BUDGET_AT + suit] = 0
+
+
+@njit(cache=True)
+def _apply_roll(s, outcome):
+    stage = s[STAGE_AT]
+    mask = rolling_suits(s)
+    for suit in range(NUM_SUITS):
+        if mask & (1 << suit):
+            face = outcome_face(outcome, suit)
+            if stage == ROLL1:
+                s[FACE_AT + suit] = face
+            else:
+                s[BUDGET_AT + suit] = phase_two_budget(face)
+    s[STAGE_AT] = PLAY1 if stage == ROLL1 else PLAY2
+
+
+@njit(cache=True)
+def _apply_move(s, origin, destination, geo, params, work):
+    if s[STAGE_AT] == PLAY1:  # a value move: exactly as many steps as the coin's value
+        _use_value_die(s, m.coin_value(s[COIN_AT + origin]))
+        s[COIN_AT + destination] = s[COIN_AT + origin]
+        s[COIN_AT + origin] = 0
+        return
+    pawn_suit = s[PAWN_AT + origin] - 1  # -1: a stone moves
+    suit = pawn_suit if pawn_suit >= 0 else m.coin_suit(s[COIN_AT + origin])
+    budget = s[BUDGET_AT + suit]
+    cost = m.path_cost(s, geo, params, origin, destination, budget, pawn_suit, work)
+    s[BUDGET_AT + suit] = budget - cost
+    if pawn_suit >= 0:
+        _move_pawn(s, geo, suit, origin, destination)
+    else:
+        s[COIN_AT + destination] = s[COIN_AT + origin]
+        s[COIN_AT + origin] = 0
+
+
+@njit(cache=True)
+def apply_action_inplace(s, action, geo, params, work):
+    """Play a legal ``action`` (or chance outcome) on ``s`` in place and settle the result."""
+    if action == RESIGN:
+        s[RESIGNED_AT] = 1
+    elif is_chance_node(s):
+        _apply_roll(s, action)
+    elif action == END:
+        if s[STAGE_AT] == PLAY1:
+            _end_phase_one(s, geo)
+        else:
+            _end_turn(s, geo)
+    elif action >= FLIP_BASE:
+        square = action - FLIP_BASE
+        suit = m.coin_suit(s[COIN_AT + square])
+        s[COIN_AT + square] = STONE_BASE + suit
+        s[USED_AT + suit] = 1
+    else:
+        _apply_move(s, action // STRIDE, action % STRIDE, geo, params, work)
+    settle(s, geo, params)
+
+
+@njit(cache=True)
+def apply_action(s, action, geo, params):
+    """A copy of ``s`` with ``action`` (or a chance outcome) played."""
+    t = s.copy()
+    apply_action_inplace(t, action, geo, params, new_work())
+    return t
+
+
+@njit(cache=True)
+def settled(s, geo, params):
+    """A copy of ``s`` with the derived counts, status and reason set (after parsing)."""
+    t = s.copy()
+    settle(t, geo, params)
+    return t
+
+
+@njit(cache=True)
+def started(s, geo, params):
+    """A copy of ``s`` at the start of a turn (dice cleared), settled."""
+    t = s.copy()
+    m.count_value_coins(t, params)
+    start_turn(t, geo)
+    settle(t, geo, params)
+    return t
+
+
+# -- random playouts ------------------------------------------------------------------------------
+
+# random_playouts totals: plies, decisions, legal moves, longest game, losses, wins
+T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_LOSSES, T_WINS = 0, 1, 2, 3, 4, 5
+NUM_TOTALS = 6
+
+
+@njit(cache=True)
+def random_playout_inplace(s, geo, params, work, out, totals):
+    """Play ``s`` to the end: dice rolled fairly, moves chosen uniformly among the legal ones."""
+    while s[STATUS_AT] == ONGOING:
+        if is_chance_node(s):
+            action = _roll(s)
+        else:
+            n = legal_actions_into(s, geo, params, work, out)
+            totals[T_DECISIONS] += 1
+            totals[T_LEGAL_MOVES] += n
+            action = out[np.random.randint(n)]
+        apply_action_inplace(s, action, geo, params, work)
+        totals[T_PLIES] += 1
+
+
+@njit(cache=True)
+def random_playouts(start, geo, params, count, seed):
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    work = new_work()
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    s = start.copy()
+    for _ in range(count):
+        s[:] = start
+        plies_before = totals[T_PLIES]
+        random_playout_inplace(s, geo, params, work, out, totals)
+        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
+        if s[STATUS_AT] == WON:
+            totals[T_WINS] += 1
+        else:
+            totals[T_LOSSES] += 1
+    return totals
