@@ -282,3 +282,9 @@ def test_the_installed_command_runs_as_a_program(command: list[str]) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert "Red (random) plays" in completed.stdout
+
+
+def test_manual_dice_with_many_outcomes_are_summarised(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, ["play", "steppin_stones", "--dice", "manual"], "quit")
+    assert status == 0
+    assert "1296 outcomes, such as S0 M0 C0 A0; moves lists them" in out

@@ -33,6 +33,8 @@ Type a move in notation (e.g. {example}), or a command:
 
 ReadLine = Callable[[str], str]
 
+MAX_LISTED_OUTCOMES = 12
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -158,8 +160,12 @@ class PlaySession:
 
     def _roll(self) -> bool:
         if self.manual_dice:
-            outcomes = ", ".join(m.text for m, _ in self.state.chance_outcomes())
-            return self._read_and_play(f"Roll the dice and type the result ({outcomes})> ")
+            outcomes = [move.text for move, _ in self.state.chance_outcomes()]
+            if len(outcomes) > MAX_LISTED_OUTCOMES:  # four dice have 1,296 outcomes
+                listed = f"{len(outcomes)} outcomes, such as {outcomes[0]}; moves lists them"
+            else:
+                listed = ", ".join(outcomes)
+            return self._read_and_play(f"Roll the dice and type the result ({listed})> ")
         outcome = sample_outcome(self.state, self.dice)
         self.console.print(f"Rolled [bold]{outcome}[/bold]")
         self._play_move(outcome)
