@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
@@ -204,6 +205,22 @@ class State(ABC):
             self._cache["legal"] = moves
         return moves
 
+    def _legal_by_text(self) -> Mapping[str, Move]:
+        """The legal moves by their text (cached: a chance node may have a thousand)."""
+        by_text: dict[str, Move] | None = self._cache.get("by_text")
+        if by_text is None:
+            by_text = {move.text: move for move in self.legal_moves()}
+            self._cache["by_text"] = by_text
+        return by_text
+
+    def _legal_by_index(self) -> Mapping[int, Move]:
+        """The legal moves by their integer action (cached)."""
+        by_index: dict[int, Move] | None = self._cache.get("by_index")
+        if by_index is None:
+            by_index = {move.index: move for move in self.legal_moves()}
+            self._cache["by_index"] = by_index
+        return by_index
+
     def chance_outcomes(self) -> tuple[tuple[Move, float], ...]:
         """``((outcome, probability), ...)`` at a chance node; ``()`` elsewhere."""
         if self.to_move != CHANCE:
@@ -227,10 +244,10 @@ class State(ABC):
             )
         if self.outcome is not None:
             raise IllegalMoveError(f"the game is over ({self.outcome.reason}); no move is legal")
-        for move in self.legal_moves():
-            if move.text == canonical:
-                return move
-        raise IllegalMoveError(self._why_illegal(canonical))
+        move = self._legal_by_text().get(canonical)
+        if move is None:
+            raise IllegalMoveError(self._why_illegal(canonical))
+        return move
 
     def move_from_index(self, index: int) -> Move:
         """The legal move with this integer action (or chance outcome index).
@@ -238,9 +255,9 @@ class State(ABC):
         Raises:
             IllegalMoveError: No legal move has this index here.
         """
-        for move in self.legal_moves():
-            if move.index == index:
-                return move
+        move = self._legal_by_index().get(index)
+        if move is not None:
+            return move
         raise IllegalMoveError(
             f"action {index} is not legal here; legal actions: "
             + (", ".join(str(m.index) for m in self.legal_moves()) or "none (the game is over)")
@@ -257,7 +274,7 @@ class State(ABC):
             return self._apply_legal(self.parse_move(move))
         if not isinstance(move, Move):
             raise InvalidMoveError(f"apply() takes a Move or move text; got {move!r}")
-        if move not in self.legal_moves():
+        if self._legal_by_index().get(move.index) != move:
             if self.outcome is not None:
                 raise IllegalMoveError(
                     f"the game is over ({self.outcome.reason}); no move is legal"

@@ -51,7 +51,7 @@ def test_the_designers_turn_with_real_dice_and_a_refused_move(
     )
     assert status == 0
     assert "Steppin' Stones — Player: human." in out
-    assert "Roll the dice and type the result (S0 M0 C0 A0, " in out
+    assert "Roll the dice and type the result (1296 outcomes, such as S0 M0 C0 A0;" in out
     assert "end: the S* must be honoured first by turning a Sun coin into a stepping stone" in out
     # the refused move changed nothing: the same legal moves, the flips still among them
     assert "Legal moves: A4:c2-b1, " in out and "flip:S5, end" not in out

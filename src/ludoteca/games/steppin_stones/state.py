@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import ArrayState, Cells
-from ludoteca.core.errors import IllegalMoveError
 from ludoteca.core.game import Move, State
 from ludoteca.core.outcome import CHANCE, Outcome
 from ludoteca.games.steppin_stones import cells as c
@@ -171,12 +170,8 @@ class SteppinStonesState(ArrayState):
             InvalidMoveError: The text is not a move in Steppin' Stones notation.
             IllegalMoveError: The move is well formed but not legal here (the message says why).
         """
-        if isinstance(text, str) and not self.is_over:
-            canonical = normalise(text)
-            if canonical == "resign":
-                return RESIGN_MOVE
-            if self.to_move == CHANCE and canonical in rolls(self._roll_mask()).by_text:
-                return rolls(self._roll_mask()).by_text[canonical]
+        if isinstance(text, str) and not self.is_over and normalise(text) == "resign":
+            return RESIGN_MOVE
         return super().parse_move(text)
 
     def apply(self, move: Move | str) -> State:
@@ -186,27 +181,19 @@ class SteppinStonesState(ArrayState):
             InvalidMoveError: Unparsable move text, or a value that is not a move.
             IllegalMoveError: The move is not legal here.
         """
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        if not isinstance(move, Move) or self.is_over:
-            return super().apply(move)
-        if move.index == c.RESIGN and move.text == "resign":
+        if move == RESIGN_MOVE and not self.is_over:  # text goes through parse_move, which knows it
             return self._apply_legal(RESIGN_MOVE)
-        if self._legal_by_index().get(move.index) == move:
-            return self._apply_legal(move)
-        text = normalise(move.text)
-        if self.move_syntax.fullmatch(text):
-            raise IllegalMoveError(self._why_illegal(text))
-        raise IllegalMoveError(f"{move!r} is not a legal move in this position")
+        return super().apply(move)
 
     def _legal_by_index(self) -> Mapping[int, Move]:
-        if self.to_move == CHANCE:
+        if self.to_move == CHANCE:  # shared tables: a roll of four dice has 1,296 outcomes
             return rolls(self._roll_mask()).by_index
-        by_index: dict[int, Move] | None = self._cache.get("by_index")
-        if by_index is None:
-            by_index = {move.index: move for move in self.legal_moves()}
-            self._cache["by_index"] = by_index
-        return by_index
+        return super()._legal_by_index()
+
+    def _legal_by_text(self) -> Mapping[str, Move]:
+        if self.to_move == CHANCE:
+            return rolls(self._roll_mask()).by_text
+        return super()._legal_by_text()
 
     def move_from_index(self, index: int) -> Move:
         """The legal move with this integer action (``RESIGN`` included while the game runs).
