@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
 from ludoteca.core.errors import IllegalMoveError, InvalidMoveError
 from ludoteca.core.options import OptionSpec, OptionValue, format_option_value, resolve_options
 from ludoteca.core.outcome import CHANCE, Outcome
+from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,19 @@ class PlayoutStats:
     wins: tuple[int, ...]
     draws: int
     longest: int
+
+    @classmethod
+    def from_totals(cls, games: int, totals: Sequence[int], num_players: int) -> PlayoutStats:
+        """Read the totals array of a ``random_playouts`` kernel (see `ludoteca.core.playouts`)."""
+        return cls(
+            games=games,
+            plies=int(totals[T_PLIES]),
+            decisions=int(totals[T_DECISIONS]),
+            legal_moves=int(totals[T_LEGAL_MOVES]),
+            wins=tuple(int(totals[T_WINS + p]) for p in range(num_players)),
+            draws=int(totals[T_DRAWS]),
+            longest=int(totals[T_LONGEST]),
+        )
 
 
 class Game(ABC):

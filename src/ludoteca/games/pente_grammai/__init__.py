@@ -150,12 +150,4 @@ class PenteGrammaiGame(Game):
         """
         start = k.initial_cells(self.params)
         totals = k.random_playouts(start, self.params, count, seed)
-        return PlayoutStats(
-            games=count,
-            plies=int(totals[k.T_PLIES]),
-            decisions=int(totals[k.T_DECISIONS]),
-            legal_moves=int(totals[k.T_LEGAL_MOVES]),
-            wins=(int(totals[k.T_WINS]), int(totals[k.T_WINS + 1])),
-            draws=int(totals[k.T_DRAWS]),
-            longest=int(totals[k.T_LONGEST]),
-        )
+        return PlayoutStats.from_totals(count, totals, self.num_players)

@@ -37,6 +37,8 @@ chance move's index never depends on the position.
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+
 NUM_POINTS = 10
 COUNTERS = 5
 WHITE, BLUE = 0, 1
@@ -286,9 +288,7 @@ def initial_cells(params):
 
 # -- random playouts --------------------------------------------------------------------------
 
-# random_playouts totals: plies, decisions, legal moves, longest game, draws, White/Blue wins
-T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_WINS = 0, 1, 2, 3, 4, 5
-NUM_TOTALS = 7
+NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
 
 
 @njit(cache=True)

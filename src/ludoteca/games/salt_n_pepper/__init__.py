@@ -136,16 +136,9 @@ class SaltNPepperGame(Game):
 
         The bag draw is made at even odds and counts as a ply.
         """
-        totals = self.playout_totals(count, seed)
-        return PlayoutStats(
-            games=count,
-            plies=totals["plies"],
-            decisions=totals["decisions"],
-            legal_moves=totals["legal_moves"],
-            wins=(totals["salt_wins"], totals["pepper_wins"]),
-            draws=totals["draws"],
-            longest=totals["longest"],
-        )
+        start = self.initial_state().cells
+        totals = k.random_playouts(start, self.params, self.targets, count, seed)
+        return PlayoutStats.from_totals(count, totals, self.num_players)
 
     def playout_totals(self, count: int, seed: int) -> dict[str, int]:
         """Everything `random_playouts` counts, plus what the rules report adds.

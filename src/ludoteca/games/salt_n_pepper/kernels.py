@@ -36,6 +36,8 @@ At the bag draw (a chance node) the outcomes are 0 (Salt moves first) and 1 (Pep
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+
 WIDTH = 10
 MIN_RANKS, MAX_RANKS = 6, 20
 MAX_SQUARES = WIDTH * MAX_RANKS
@@ -326,8 +328,7 @@ def apply_action(s, action, params, targets):
 
 # -- random playouts ---------------------------------------------------------------------------
 
-# random_playouts totals: the PlayoutStats fields, then what the rules report adds
-T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_WINS = 0, 1, 2, 3, 4, 5  # T_WINS + side
+# random_playouts totals: the standard ones of ludoteca.core.playouts, then our own
 T_STUCK_DRAWS = 7  # draws by two passes in a row (engine safeguard)
 T_CAP_DRAWS = 8  # draws by max_plies (engine safeguard)
 T_PASSES = 9  # forfeited turns

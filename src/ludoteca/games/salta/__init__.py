@@ -161,12 +161,4 @@ class SaltaGame(Game):
         """Play ``count`` uniformly random games from the start inside the compiled kernels."""
         start = self.initial_state().cells
         totals = k.random_playouts(start, self.params, self.goals, count, seed)
-        return PlayoutStats(
-            games=count,
-            plies=int(totals[k.T_PLIES]),
-            decisions=int(totals[k.T_DECISIONS]),
-            legal_moves=int(totals[k.T_LEGAL_MOVES]),
-            wins=(int(totals[k.T_WINS]), int(totals[k.T_WINS + 1])),
-            draws=int(totals[k.T_DRAWS]),
-            longest=int(totals[k.T_LONGEST]),
-        )
+        return PlayoutStats.from_totals(count, totals, self.num_players)

@@ -30,6 +30,8 @@ Action codec (the one place that knows it)::
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+
 WIDTH = 10
 NUM_SQUARES = 100
 PIECES_PER_SIDE = 15
@@ -416,9 +418,7 @@ def random_playout_inplace(s, params, goals, totals):
         totals[T_PLIES] += 1
 
 
-# random_playouts totals: plies, decisions, legal moves, longest game, draws, Green wins, Red wins
-T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_WINS = 0, 1, 2, 3, 4, 5
-NUM_TOTALS = 7
+NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
 
 
 @njit(cache=True)

@@ -151,12 +151,4 @@ class SteppinStonesGame(Game):
         """
         start = self.initial_state().cells
         totals = k.random_playouts(start, self.geometry, self.params, count, seed)
-        return PlayoutStats(
-            games=count,
-            plies=int(totals[k.T_PLIES]),
-            decisions=int(totals[k.T_DECISIONS]),
-            legal_moves=int(totals[k.T_LEGAL_MOVES]),
-            wins=(int(totals[k.T_WINS]),),
-            draws=int(totals[k.T_LOSSES]),
-            longest=int(totals[k.T_LONGEST]),
-        )
+        return PlayoutStats.from_totals(count, totals, self.num_players)

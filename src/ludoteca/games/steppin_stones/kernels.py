@@ -17,6 +17,7 @@ checked whenever phase-2 dice are about to be rolled, loses; so does the engine 
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import move_kernels as m
 
@@ -296,9 +297,7 @@ def started(s, geo, params):
 
 # -- random playouts ------------------------------------------------------------------------------
 
-# random_playouts totals: plies, decisions, legal moves, longest game, losses, wins
-T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_LOSSES, T_WINS = 0, 1, 2, 3, 4, 5
-NUM_TOTALS = 6
+NUM_TOTALS = T_WINS + 1  # the standard totals of ludoteca.core.playouts, one player
 
 
 @njit(cache=True)
@@ -332,5 +331,5 @@ def random_playouts(start, geo, params, count, seed):
         if s[STATUS_AT] == WON:
             totals[T_WINS] += 1
         else:
-            totals[T_LOSSES] += 1
+            totals[T_DRAWS] += 1
     return totals
