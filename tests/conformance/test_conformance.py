@@ -17,6 +17,7 @@ VARIANTS: dict[str, list[dict[str, object]]] = {
         {"goal": "ludii", "move_limit": 30},
         {"move_limit": None, "max_plies": 400},
     ],
+    "splinter": [{"first": "random", "size": "7x8"}, {"first": 1, "max_plies": 12}],
     "steppin_stones": [
         {"stones": "highest", "aces": 4, "max_turns": 60},
         {"large_board": True, "aces": 2, "aces_as_stones": True, "max_turns": 40},

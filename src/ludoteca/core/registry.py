@@ -15,6 +15,7 @@ _GAME_CLASSES: dict[str, str] = {
     "pente_grammai": "ludoteca.games.pente_grammai:PenteGrammaiGame",
     "salt_n_pepper": "ludoteca.games.salt_n_pepper:SaltNPepperGame",
     "salta": "ludoteca.games.salta:SaltaGame",
+    "splinter": "ludoteca.games.splinter:SplinterGame",
     "steppin_stones": "ludoteca.games.steppin_stones:SteppinStonesGame",
 }
 _LOADED: dict[str, type[Game]] = {}
