@@ -1,22 +1,55 @@
-"""`ArrayState`: the state base class for games whose rules run as compiled kernels.
+"""`KernelGame` and `ArrayState`: the base classes for games whose rules run as compiled kernels.
 
-The position lives in one small read-only numpy integer array; the game's kernels compute legal
-actions and successor arrays from it. This class turns those integers into `Move` values and
-gives equality and hashing by the array's contents.
+The position lives in one small read-only numpy integer array. The game's kernels module
+provides three functions with the same shape in every game, where ``args`` are the game's
+`KernelGame.kernel_args` (its options and tables as arrays)::
+
+    legal_actions(cells, *args) -> int64 array        # sorted; empty once the game is over
+    apply_action(cells, action, *args) -> int32 array  # a new array; cells is read-only
+    random_playouts(start, *args, count, seed) -> int64 totals (see ludoteca.core.playouts)
+
+These classes turn those integers into `Move` values and `PlayoutStats`, and give states
+equality and hashing by the array's contents.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ludoteca.core.game import Game, Move, State
+from ludoteca.core.game import Game, Move, PlayoutStats, State
 from ludoteca.core.outcome import CHANCE
 
 Cells = npt.NDArray[np.int32]
+
+
+class KernelGame(Game):
+    """A game whose rules are the functions of a numba kernels module (see the module docs).
+
+    Subclasses set ``kernels`` (the module) and, in ``__init__``, ``kernel_args`` (the arrays
+    every kernel takes after the position).
+    """
+
+    kernels: ClassVar[ModuleType]
+    kernel_args: tuple[npt.NDArray[Any], ...]
+
+    @abstractmethod
+    def initial_state(self) -> ArrayState:
+        """The position before the first move (or the first chance node)."""
+
+    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
+        """Play ``count`` random games from the start inside the compiled kernels.
+
+        Chance outcomes are drawn with their probabilities and moves uniformly among the legal
+        ones, from numba's generator seeded with ``seed``.
+        """
+        start = self.initial_state().cells
+        totals = self.kernels.random_playouts(start, *self.kernel_args, count, seed)
+        return PlayoutStats.from_totals(count, totals, self.num_players)
 
 
 class ArrayState(State):
@@ -24,10 +57,11 @@ class ArrayState(State):
 
     __slots__ = ("_cells",)
     _cells: Cells
+    _game: KernelGame
 
     move_class: ClassVar[type[Move]] = Move
 
-    def __init__(self, game: Game, cells: Cells) -> None:
+    def __init__(self, game: KernelGame, cells: Cells) -> None:
         super().__init__(game)
         frozen = np.array(cells, dtype=np.int32, copy=True)
         frozen.flags.writeable = False
@@ -38,13 +72,17 @@ class ArrayState(State):
         """The raw position array (read-only), for agents and kernels."""
         return self._cells
 
-    @abstractmethod
     def _legal_actions(self) -> npt.NDArray[np.int64]:
         """Legal action indices (chance outcome indices at a chance node), in a fixed order."""
+        game = self._game
+        actions: npt.NDArray[np.int64] = game.kernels.legal_actions(self._cells, *game.kernel_args)
+        return actions
 
-    @abstractmethod
     def _successor(self, action: int) -> Cells:
         """The array of the position after the legal ``action``."""
+        game = self._game
+        cells: Cells = game.kernels.apply_action(self._cells, action, *game.kernel_args)
+        return cells
 
     @abstractmethod
     def _action_text(self, action: int) -> str:

@@ -48,13 +48,14 @@ some modern retellings and in Ludii), which the seed text does not have.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.game import Game, PlayoutStats
 from ludoteca.core.options import OptionSpec
 from ludoteca.games.pente_grammai import kernels as k
 from ludoteca.games.pente_grammai.state import (
@@ -66,9 +67,10 @@ from ludoteca.games.pente_grammai.state import (
 __all__ = ["PenteGrammaiGame", "PenteGrammaiMove", "PenteGrammaiState"]
 
 
-class PenteGrammaiGame(Game):
+class PenteGrammaiGame(KernelGame):
     """Pente Grammai with one choice of options; see the module docstring for the rules."""
 
+    kernels: ClassVar[ModuleType] = k
     id: ClassVar[str] = "pente_grammai"
     name: ClassVar[str] = "Pente Grammai"
     version: ClassVar[int] = 1
@@ -129,6 +131,7 @@ class PenteGrammaiGame(Game):
         params[k.P_START] = k.START_SCHAEDLER if opts["start"] == "schaedler" else k.START_HAND
         params.flags.writeable = False
         self.params: npt.NDArray[np.int64] = params
+        self.kernel_args = (self.params,)
 
     def initial_state(self) -> PenteGrammaiState:
         """The start: who starts drawn (or fixed by ``first``), then White's or Blue's roll."""
@@ -141,13 +144,3 @@ class PenteGrammaiGame(Game):
             InvalidStateError: What is wrong with the text, and the expected form.
         """
         return parse_position(self, text)
-
-    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
-        """Play ``count`` random games from the start inside the compiled kernels.
-
-        Rolls and the first-player draw are sampled with their probabilities; moves are chosen
-        uniformly among the legal ones.
-        """
-        start = k.initial_cells(self.params)
-        totals = k.random_playouts(start, self.params, count, seed)
-        return PlayoutStats.from_totals(count, totals, self.num_players)

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
-import numpy.typing as npt
 
 from ludoteca.core.array_state import ArrayState, Cells
 from ludoteca.core.errors import InvalidStateError
@@ -94,15 +93,7 @@ class PenteGrammaiState(ArrayState):
         """The game (rules and options) this position belongs to."""
         return cast("PenteGrammaiGame", self._game)
 
-    # -- the kernels, through the game's options ----------------------------------------------
-
-    def _legal_actions(self) -> npt.NDArray[np.int64]:
-        result: npt.NDArray[np.int64] = k.legal_actions(self._cells, self.game.params)
-        return result
-
-    def _successor(self, action: int) -> Cells:
-        result: Cells = k.apply_action(self._cells, action, self.game.params)
-        return result
+    # -- moves and their text -------------------------------------------------------------------
 
     def _action_text(self, action: int) -> str:
         if self.side is None:

@@ -45,12 +45,13 @@ matter for a match, not for one game).
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ludoteca.core.game import Game, PlayoutStats
+from ludoteca.core.array_state import KernelGame
 from ludoteca.core.options import OptionSpec
 from ludoteca.games.salt_n_pepper import kernels as k
 from ludoteca.games.salt_n_pepper.state import SaltNPepperMove, SaltNPepperState
@@ -59,9 +60,10 @@ from ludoteca.games.salt_n_pepper.text import build_cells, parse_cells, start_sq
 __all__ = ["SaltNPepperGame", "SaltNPepperMove", "SaltNPepperState"]
 
 
-class SaltNPepperGame(Game):
+class SaltNPepperGame(KernelGame):
     """Salt 'n' Pepper with one choice of options; see the module docstring for the rules."""
 
+    kernels: ClassVar[ModuleType] = k
     id: ClassVar[str] = "salt_n_pepper"
     name: ClassVar[str] = "Salt 'n' Pepper"
     version: ClassVar[int] = 1
@@ -111,6 +113,7 @@ class SaltNPepperGame(Game):
         targets = k.build_targets(ranks)
         targets.flags.writeable = False
         self.targets: npt.NDArray[np.int64] = targets
+        self.kernel_args = (self.params, self.targets)
 
     @property
     def ranks(self) -> int:
@@ -130,15 +133,6 @@ class SaltNPepperGame(Game):
             InvalidStateError: What is wrong with the text, and the expected form.
         """
         return SaltNPepperState(self, parse_cells(self, text))
-
-    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
-        """Play ``count`` uniformly random games from the start inside the compiled kernels.
-
-        The bag draw is made at even odds and counts as a ply.
-        """
-        start = self.initial_state().cells
-        totals = k.random_playouts(start, self.params, self.targets, count, seed)
-        return PlayoutStats.from_totals(count, totals, self.num_players)
 
     def playout_totals(self, count: int, seed: int) -> dict[str, int]:
         """Everything `random_playouts` counts, plus what the rules report adds.

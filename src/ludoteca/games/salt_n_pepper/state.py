@@ -12,10 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
-import numpy as np
-import numpy.typing as npt
-
-from ludoteca.core.array_state import ArrayState, Cells
+from ludoteca.core.array_state import ArrayState
 from ludoteca.core.game import Move
 from ludoteca.core.grids import SQUARE_PATTERN, parse_square, square_name
 from ludoteca.core.outcome import CHANCE, Outcome
@@ -93,17 +90,7 @@ class SaltNPepperState(ArrayState):
         """The game (rules and options) this position belongs to."""
         return cast("SaltNPepperGame", self._game)
 
-    # -- the kernels, through the game's options ----------------------------------------------
-
-    def _legal_actions(self) -> npt.NDArray[np.int64]:
-        game = self.game
-        result: npt.NDArray[np.int64] = k.legal_actions(self._cells, game.params, game.targets)
-        return result
-
-    def _successor(self, action: int) -> Cells:
-        game = self.game
-        result: Cells = k.apply_action(self._cells, action, game.params, game.targets)
-        return result
+    # -- moves and their text -------------------------------------------------------------------
 
     def _chance_probabilities(self) -> tuple[float, ...]:
         return (0.5, 0.5)

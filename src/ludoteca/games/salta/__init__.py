@@ -40,13 +40,14 @@ Not implemented, deliberately: Ludii's reading (backward and chained jumps, no n
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.game import Game, PlayoutStats
 from ludoteca.core.options import OptionSpec
 from ludoteca.games.salta import kernels as k
 from ludoteca.games.salta.state import SaltaMove, SaltaState, parse_position
@@ -74,9 +75,10 @@ GOALS = {
 }
 
 
-class SaltaGame(Game):
+class SaltaGame(KernelGame):
     """Salta with one choice of options; see the module docstring for the rules."""
 
+    kernels: ClassVar[ModuleType] = k
     id: ClassVar[str] = "salta"
     name: ClassVar[str] = "Salta"
     version: ClassVar[int] = 1
@@ -138,6 +140,7 @@ class SaltaGame(Game):
         params.flags.writeable = False
         self.params: npt.NDArray[np.int64] = params
         self.goals: npt.NDArray[np.int64] = GOALS[str(self._options["goal"])]
+        self.kernel_args = (self.params, self.goals)
 
     def initial_state(self) -> SaltaState:
         """The start position, Green to move."""
@@ -156,9 +159,3 @@ class SaltaGame(Game):
             InvalidStateError: What is wrong with the text, and the expected form.
         """
         return parse_position(self, text)
-
-    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
-        """Play ``count`` uniformly random games from the start inside the compiled kernels."""
-        start = self.initial_state().cells
-        totals = k.random_playouts(start, self.params, self.goals, count, seed)
-        return PlayoutStats.from_totals(count, totals, self.num_players)

@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
-import numpy.typing as npt
 
-from ludoteca.core.array_state import ArrayState, Cells
+from ludoteca.core.array_state import ArrayState
 from ludoteca.core.errors import InvalidStateError
 from ludoteca.core.game import Move
 from ludoteca.core.grids import SQUARE_PATTERN, parse_square, square_name
@@ -90,17 +89,7 @@ class SaltaState(ArrayState):
         """The game (rules and options) this position belongs to."""
         return cast("SaltaGame", self._game)
 
-    # -- the kernels, through the game's options ----------------------------------------------
-
-    def _legal_actions(self) -> npt.NDArray[np.int64]:
-        game = self.game
-        result: npt.NDArray[np.int64] = k.legal_actions(self._cells, game.params, game.goals)
-        return result
-
-    def _successor(self, action: int) -> Cells:
-        game = self.game
-        result: Cells = k.apply_action(self._cells, action, game.params, game.goals)
-        return result
+    # -- moves and their text -------------------------------------------------------------------
 
     def _action_text(self, action: int) -> str:
         if action == k.PASS:

@@ -43,12 +43,13 @@ piece sets of the game.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ludoteca.core.game import Game, PlayoutStats
+from ludoteca.core.array_state import KernelGame
 from ludoteca.core.options import OptionSpec
 from ludoteca.games.splinter import kernels as k
 from ludoteca.games.splinter.layout import (
@@ -69,9 +70,10 @@ from ludoteca.games.splinter.state import SplinterMove, SplinterState
 __all__ = ["SplinterGame", "SplinterMove", "SplinterState"]
 
 
-class SplinterGame(Game):
+class SplinterGame(KernelGame):
     """Splinter with one choice of options; see the module docstring for the rules."""
 
+    kernels: ClassVar[ModuleType] = k
     id: ClassVar[str] = "splinter"
     name: ClassVar[str] = "Splinter"
     version: ClassVar[int] = 1
@@ -120,6 +122,7 @@ class SplinterGame(Game):
         params.flags.writeable = False
         self.params: npt.NDArray[np.int64] = params
         self.nbr: npt.NDArray[np.int64] = neighbour_table(self.width, self.height)
+        self.kernel_args = (self.params, self.nbr)
 
     def initial_state(self) -> SplinterState:
         """The start position: the first player to move, or the draw of the first player."""
@@ -140,9 +143,3 @@ class SplinterGame(Game):
             InvalidStateError: What is wrong with the text, and the expected form.
         """
         return SplinterState(self, read_position(self, text))
-
-    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
-        """Play ``count`` uniformly random games from the start inside the compiled kernels."""
-        start = self.initial_state().cells
-        totals = k.random_playouts(start, self.params, self.nbr, count, seed)
-        return PlayoutStats.from_totals(count, totals, self.num_players)

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
-import numpy.typing as npt
 
-from ludoteca.core.array_state import ArrayState, Cells
+from ludoteca.core.array_state import ArrayState
 from ludoteca.core.game import Move
 from ludoteca.core.grids import SQUARE_PATTERN, parse_square, square_name
 from ludoteca.core.outcome import CHANCE, Outcome
@@ -90,17 +89,7 @@ class SplinterState(ArrayState):
         """The game (rules and options) this position belongs to."""
         return cast("SplinterGame", self._game)
 
-    # -- the kernels, through the game's options ----------------------------------------------
-
-    def _legal_actions(self) -> npt.NDArray[np.int64]:
-        result: npt.NDArray[np.int64] = k.legal_actions(
-            self._cells, self.game.params, self.game.nbr
-        )
-        return result
-
-    def _successor(self, action: int) -> Cells:
-        result: Cells = k.apply_action(self._cells, action, self.game.params, self.game.nbr)
-        return result
+    # -- moves and their text -------------------------------------------------------------------
 
     def _compute_legal_moves(self) -> tuple[Move, ...]:
         actions = self._legal_actions()

@@ -47,13 +47,14 @@ stand on fixed squares, so every game with the same options starts the same).
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.game import Game, PlayoutStats
 from ludoteca.core.options import OptionSpec
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
@@ -64,9 +65,10 @@ from ludoteca.games.steppin_stones.state import SteppinStonesMove, SteppinStones
 __all__ = ["SteppinStonesGame", "SteppinStonesMove", "SteppinStonesState"]
 
 
-class SteppinStonesGame(Game):
+class SteppinStonesGame(KernelGame):
     """Steppin' Stones with one choice of options; see the module docstring for the rules."""
 
+    kernels: ClassVar[ModuleType] = k
     id: ClassVar[str] = "steppin_stones"
     name: ClassVar[str] = "Steppin' Stones"
     version: ClassVar[int] = 1
@@ -121,6 +123,7 @@ class SteppinStonesGame(Game):
         params[k.P_ACES_AS_STONES] = int(bool(self._options["aces_as_stones"]))
         params.flags.writeable = False
         self.params: npt.NDArray[np.int64] = params
+        self.kernel_args = (self.geometry, self.params)
 
     def initial_state(self) -> SteppinStonesState:
         """The start position: every coin showing its value, the phase-1 dice to be rolled."""
@@ -142,13 +145,3 @@ class SteppinStonesGame(Game):
             InvalidStateError: What is wrong with the text, and the expected form.
         """
         return SteppinStonesState(self, parse_position(self, text))
-
-    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
-        """Play ``count`` uniformly random games from the start inside the compiled kernels.
-
-        Dice are rolled fairly and moves chosen uniformly among the legal ones (``resign`` is
-        never among them). ``wins`` counts the games won and ``draws`` the games lost.
-        """
-        start = self.initial_state().cells
-        totals = k.random_playouts(start, self.geometry, self.params, count, seed)
-        return PlayoutStats.from_totals(count, totals, self.num_players)

@@ -16,14 +16,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, ClassVar, cast
 
-import numpy as np
-import numpy.typing as npt
-
-from ludoteca.core.array_state import ArrayState, Cells
+from ludoteca.core.array_state import ArrayState
 from ludoteca.core.game import Move, State
 from ludoteca.core.outcome import CHANCE, Outcome
 from ludoteca.games.steppin_stones import cells as c
-from ludoteca.games.steppin_stones import kernels as k
 from ludoteca.games.steppin_stones.explain import why_illegal
 from ludoteca.games.steppin_stones.layout import Layout
 from ludoteca.games.steppin_stones.notation import (
@@ -117,17 +113,7 @@ class SteppinStonesState(ArrayState):
         """The board and start squares of this game's options."""
         return self.game.layout
 
-    # -- the kernels, through the game's options ----------------------------------------------
-
-    def _legal_actions(self) -> npt.NDArray[np.int64]:
-        game = self.game
-        result: npt.NDArray[np.int64] = k.legal_actions(self._cells, game.geometry, game.params)
-        return result
-
-    def _successor(self, action: int) -> Cells:
-        game = self.game
-        result: Cells = k.apply_action(self._cells, action, game.geometry, game.params)
-        return result
+    # -- moves and their text -------------------------------------------------------------------
 
     def _compute_legal_moves(self) -> tuple[Move, ...]:
         if self.to_move == CHANCE:
