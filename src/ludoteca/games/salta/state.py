@@ -334,20 +334,25 @@ def parse_position(game: SaltaGame, text: str) -> SaltaState:
 
 
 def render_board(state: SaltaState) -> str:
-    """A readable diagram: ranks 10 to 1 with coordinates, then whose turn or the result."""
+    """A readable diagram: ranks 10 to 1 with coordinates, then whose turn or the result.
+
+    Cells are two characters wide, or five in the played scoring phase when a square holds one
+    piece of each side (``S1+s3``).
+    """
     occupants = state.pieces()
-    lines = []
+    rows = []
     for rank in range(k.WIDTH, 0, -1):
         cells = []
         for file in range(k.WIDTH):
             tokens = occupants.get(square_name((rank - 1) * k.WIDTH + file, k.WIDTH), [])
-            if tokens:
-                cells.append("+".join(tokens).ljust(2))
-            else:
-                is_dark = (file + 1 + rank) % 2 == 0
-                cells.append(" ." if is_dark else "  ")
-        lines.append((f"{rank:>2} " + " ".join(c.rjust(2) for c in cells)).rstrip())
-    lines.append("   " + " ".join(f" {letter}" for letter in "abcdefghij"))
+            is_dark = (file + 1 + rank) % 2 == 0
+            cells.append("+".join(tokens) if tokens else "." if is_dark else "")
+        rows.append((rank, cells))
+    width = max(2, *(len(cell) for _, cells in rows for cell in cells))
+    lines = [
+        (f"{rank:>2} " + " ".join(c.rjust(width) for c in cells)).rstrip() for rank, cells in rows
+    ]
+    lines.append("   " + " ".join(letter.rjust(width) for letter in "abcdefghij"))
     lines.append(status_line(state))
     return "\n".join(lines)
 
