@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,29 +13,9 @@ from rich.console import Console
 import ludoteca
 from ludoteca import records
 from ludoteca.ai import RandomAgent
-from ludoteca.cli import main
 from ludoteca.cli.play import PlaySession, Seat
 from tests.core.toy_games import ToyDiceGame
-
-
-def typed(*lines: str) -> Callable[[str], str]:
-    """A reader that answers prompts with ``lines``, then signals end of input."""
-    remaining: Iterator[str] = iter(lines)
-
-    def read_line(prompt: str) -> str:
-        print(prompt, end="")
-        try:
-            return next(remaining)
-        except StopIteration:
-            raise EOFError from None
-
-    return read_line
-
-
-def run(capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str) -> tuple[int, str, str]:
-    status = main(argv, read_line=typed(*lines))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+from tests.support import run, typed
 
 
 def test_games_lists_salta_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:

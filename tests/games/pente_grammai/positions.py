@@ -7,20 +7,15 @@ count is filled in to agree with the ``first`` option, so any option can be give
 
 from __future__ import annotations
 
-import pytest
-
-import ludoteca
-from ludoteca import IllegalMoveError
 from ludoteca.games.pente_grammai import PenteGrammaiGame, PenteGrammaiState
+from tests.support import make_game
 
 POINTS = ("W1", "W2", "W3", "W4", "W5", "B1", "B2", "B3", "B4", "B5")
 WHITE, BLUE = 0, 1
 
 
 def make(**options: object) -> PenteGrammaiGame:
-    game = ludoteca.make("pente_grammai", **options)
-    assert isinstance(game, PenteGrammaiGame)
-    return game
+    return make_game("pente_grammai", PenteGrammaiGame, **options)
 
 
 def position_text(
@@ -61,27 +56,6 @@ def at(
         points or {}, side=side, die=die, stored=stored, first=game.options["first"]
     )
     return game.parse_state(text)
-
-
-def moves(state: ludoteca.State) -> set[str]:
-    return {move.text for move in state.legal_moves()}
-
-
-def play(state: ludoteca.State, *texts: str) -> ludoteca.State:
-    for text in texts:
-        state = state.apply(text)
-    return state
-
-
-def refused(state: ludoteca.State, text: str) -> str:
-    """Apply an illegal move, check that nothing changed, and return the error message."""
-    before_text, before_hash, before_moves = state.to_text(), hash(state), state.legal_moves()
-    with pytest.raises(IllegalMoveError) as caught:
-        state.apply(text)
-    assert state.to_text() == before_text
-    assert hash(state) == before_hash
-    assert state.legal_moves() == before_moves
-    return str(caught.value)
 
 
 def board(state: PenteGrammaiState) -> dict[str, str]:

@@ -9,7 +9,8 @@ import pytest
 from ludoteca import InvalidMoveError, InvalidStateError
 from ludoteca.games import pente_grammai
 from ludoteca.games.pente_grammai import PenteGrammaiMove
-from tests.games.pente_grammai.positions import at, make, moves, play, position_text, refused
+from tests.games.pente_grammai.positions import at, make, position_text
+from tests.support import moves, play, refused
 
 # -- moves ----------------------------------------------------------------------------------------
 

@@ -10,16 +10,8 @@ import pytest
 
 import ludoteca
 from ludoteca import CHANCE, InvalidOptionError, Outcome
-from tests.games.pente_grammai.positions import (
-    BLUE,
-    WHITE,
-    at,
-    board,
-    make,
-    moves,
-    play,
-    refused,
-)
+from tests.games.pente_grammai.positions import BLUE, WHITE, at, board, make
+from tests.support import moves, play, refused
 
 
 def test_default_options() -> None:

@@ -14,6 +14,7 @@ from ludoteca.core.conformance import check_game
 from ludoteca.games.pente_grammai import PenteGrammaiState
 from tests.games.pente_grammai import playthrough, reference
 from tests.games.pente_grammai.positions import make
+from tests.support import played_games
 
 VARIANTS: list[dict[str, object]] = [
     {},
@@ -28,20 +29,10 @@ VARIANTS: list[dict[str, object]] = [
 # -- hypothesis: games built by drawing an index into legal_moves() at each ply -------------------
 
 
-@st.composite
-def games(draw: st.DrawFn) -> list[PenteGrammaiState]:
+def games() -> st.SearchStrategy[list[PenteGrammaiState]]:
     """The positions of a game with drawn options, up to 120 plies long."""
-    options = draw(st.sampled_from(VARIANTS))
-    state = make(**options).initial_state()
-    states = [state]
-    for _ in range(draw(st.integers(0, 120))):
-        if state.is_over:
-            break
-        moves = state.legal_moves()
-        state = state.apply(moves[draw(st.integers(0, len(moves) - 1))])
-        assert isinstance(state, PenteGrammaiState)
-        states.append(state)
-    return states
+    starts = st.sampled_from(VARIANTS).map(lambda options: make(**options).initial_state())
+    return played_games(starts, max_plies=120)
 
 
 @settings(max_examples=40, deadline=None)

@@ -16,22 +16,14 @@ text that ``game.parse_state`` reads; the parser checks everything else.
 
 from __future__ import annotations
 
+from tests.support import diagram_board
+
 FILES = "abcdefghij"
 
 
 def board_text(diagram: str) -> str:
     """The board field of the position text for ``diagram`` (ranks top first, ``/`` between)."""
-    lines = [line.split() for line in diagram.strip().splitlines() if line.strip()]
-    ranks = []
-    for expected_rank, cells in zip(range(len(lines), 0, -1), lines, strict=True):
-        if len(cells) == 11:
-            label, *cells = cells
-            if label != str(expected_rank):
-                raise ValueError(f"rank {expected_rank} is labelled {label!r}")
-        if len(cells) != 10:
-            raise ValueError(f"rank {expected_rank} has {len(cells)} cells; expected 10")
-        ranks.append("".join(cells))
-    return "/".join(ranks)
+    return diagram_board(diagram, width=10)
 
 
 def position(diagram: str, side: str, ply: int = 10, passes: int = 0) -> str:

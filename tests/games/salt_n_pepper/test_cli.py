@@ -2,33 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from ludoteca import records
-from ludoteca.cli import main
-
-
-def typed(*lines: str) -> Callable[[str], str]:
-    """A reader that answers prompts with ``lines``, then signals end of input."""
-    remaining: Iterator[str] = iter(lines)
-
-    def read_line(prompt: str) -> str:
-        print(prompt, end="")
-        try:
-            return next(remaining)
-        except StopIteration:
-            raise EOFError from None
-
-    return read_line
-
-
-def run(capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str) -> tuple[int, str, str]:
-    status = main(argv, read_line=typed(*lines))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+from tests.support import run
 
 
 def test_two_people_play_after_a_typed_bag_draw(

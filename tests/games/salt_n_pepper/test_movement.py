@@ -6,15 +6,8 @@ up). Pieces not drawn are home. a1 is light: a square is dark when file + rank i
 
 from __future__ import annotations
 
-from tests.games.salt_n_pepper.helpers import (
-    PEPPER,
-    SALT,
-    make,
-    moves,
-    play,
-    refused,
-    state_at,
-)
+from tests.games.salt_n_pepper.helpers import PEPPER, SALT, make, state_at
+from tests.support import moves, play, refused
 
 # -- the openings -------------------------------------------------------------------------------
 

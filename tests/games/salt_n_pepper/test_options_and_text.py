@@ -7,7 +7,8 @@ import pytest
 import ludoteca
 from ludoteca import CHANCE, InvalidMoveError, InvalidOptionError, InvalidStateError
 from ludoteca.games.salt_n_pepper import SaltNPepperMove
-from tests.games.salt_n_pepper.helpers import PEPPER, SALT, make, moves, play, refused
+from tests.games.salt_n_pepper.helpers import PEPPER, SALT, make
+from tests.support import moves, play, refused
 
 START_TEXT = (
     "S.S.S.S.S./.S.S.S.S.S/S.S.S.S.S./........../........../........../........../"

@@ -7,67 +7,16 @@ next to the reference's, so the first move whose subtree differs is named.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-import ludoteca
 from tests.games.salt_n_pepper import reference
 from tests.games.salt_n_pepper.helpers import make
+from tests.support import PerftCase, assert_perft, read_perft_cases
 
 PERFT_DATA = Path(__file__).parent / "data" / "perft.txt"
 QUICK_LIMIT = 25_000
-
-
-@dataclass
-class PerftCase:
-    """One position of the data file with its options and expected counts by depth."""
-
-    name: str
-    options: dict[str, str] = field(default_factory=dict)
-    text: str = ""
-    counts: dict[int, int] = field(default_factory=dict)
-
-
-def read_perft_cases(path: Path) -> list[PerftCase]:
-    """Read the data file (format in its header)."""
-    cases: list[PerftCase] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        keyword, _, rest = line.partition(" ")
-        if keyword == "id":
-            cases.append(PerftCase(rest.strip()))
-        elif keyword == "options" and cases:
-            cases[-1].options = dict(item.split("=", 1) for item in rest.split())
-        elif keyword == "position" and cases:
-            cases[-1].text = rest.strip()
-        elif keyword == "perft" and cases:
-            depth, count = rest.split()
-            cases[-1].counts[int(depth)] = int(count)
-        else:
-            raise ValueError(f"{path.name}:{number}: cannot read {line!r}")
-    return cases
-
-
-def perft(state: ludoteca.State, depth: int) -> int:
-    """The number of move sequences of length ``depth`` from ``state`` (public API only)."""
-    if state.is_over:
-        return 0
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    return sum(perft(state.apply(move), depth - 1) for move in moves)
-
-
-def divide(state: ludoteca.State, depth: int) -> dict[str, int]:
-    """Perft below each legal move: move text -> count at ``depth - 1`` after it."""
-    return {
-        move.text: perft(state.apply(move), depth - 1) if depth > 1 else 1
-        for move in state.legal_moves()
-    }
 
 
 def reference_perft(
@@ -111,17 +60,7 @@ def _params() -> list[object]:
 @pytest.mark.parametrize(("case", "depth", "expected"), _params())
 def test_perft_counts_match_the_data(case: PerftCase, depth: int, expected: int) -> None:
     state = make(**case.options).parse_state(case.text)
-    got = perft(state, depth)
-    if got != expected:
-        engine, ref = divide(state, depth), reference_divide(case, depth)
-        lines = [
-            f"{move}: engine {engine.get(move)}, reference {ref.get(move)}"
-            for move in sorted(set(engine) | set(ref))
-            if engine.get(move) != ref.get(move)
-        ]
-        pytest.fail(
-            f"perft {depth} of {case.name}: {got}, expected {expected}\n" + "\n".join(lines)
-        )
+    assert_perft(state, case.name, depth, expected, lambda: reference_divide(case, depth))
 
 
 def test_the_data_file_has_every_case_in_full() -> None:

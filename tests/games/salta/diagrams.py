@@ -18,24 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tests.support import diagram_board
+
 FILES = "abcdefghij"
 
 
 def board_text(diagram: str) -> str:
     """The board field of the position text (ten ranks, ``/`` between them) for ``diagram``."""
-    lines = [line.split() for line in diagram.strip().splitlines() if line.strip()]
-    if len(lines) != 10:
-        raise ValueError(f"a diagram has 10 ranks; got {len(lines)}")
-    ranks = []
-    for expected_rank, cells in zip(range(10, 0, -1), lines, strict=True):
-        if len(cells) == 11:
-            label, *cells = cells
-            if label != str(expected_rank):
-                raise ValueError(f"rank {expected_rank} is labelled {label!r}")
-        if len(cells) != 10:
-            raise ValueError(f"rank {expected_rank} has {len(cells)} cells; expected 10")
-        ranks.append("".join(cells))
-    return "/".join(ranks)
+    return diagram_board(diagram, width=10, ranks=10)
 
 
 def position(diagram: str, ply: int, scoring: tuple[int, int] | None = None) -> str:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 import ludoteca
 from ludoteca.games.salta import SaltaMove, SaltaState
+from tests import support
 from tests.games.salta import reference
 from tests.games.salta.diagrams import position_from_pieces
 
@@ -28,52 +28,7 @@ PERFT_DATA = Path(__file__).parent / "data" / "perft.txt"
 # -- perft -----------------------------------------------------------------------------------------
 
 
-@dataclass
-class PerftCase:
-    """One position of the data file with its expected counts by depth."""
-
-    name: str
-    text: str = ""
-    counts: dict[int, int] = field(default_factory=dict)
-
-
-def read_perft_cases(path: Path) -> list[PerftCase]:
-    """Read the data file (format in its header)."""
-    cases: list[PerftCase] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        keyword, _, rest = line.partition(" ")
-        if keyword == "id":
-            cases.append(PerftCase(rest.strip()))
-        elif keyword == "position" and cases:
-            cases[-1].text = rest.strip()
-        elif keyword == "perft" and cases:
-            depth, count = rest.split()
-            cases[-1].counts[int(depth)] = int(count)
-        else:
-            raise ValueError(f"{path.name}:{number}: cannot read {line!r}")
-    return cases
-
-
-PERFT_CASES = read_perft_cases(PERFT_DATA)
-
-
-def perft(state: ludoteca.State, depth: int) -> int:
-    """The number of move sequences of length ``depth`` from ``state`` (public API only)."""
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    return sum(perft(state.apply(move), depth - 1) for move in moves)
-
-
-def divide(state: ludoteca.State, depth: int) -> dict[str, int]:
-    """Perft below each legal move: move text -> count at ``depth - 1`` after it."""
-    return {
-        move.text: perft(state.apply(move), depth - 1) if depth > 1 else 1
-        for move in state.legal_moves()
-    }
+PERFT_CASES = support.read_perft_cases(PERFT_DATA)
 
 
 def reference_divide(state: SaltaState, depth: int) -> dict[str, int]:
@@ -84,39 +39,24 @@ def reference_divide(state: SaltaState, depth: int) -> dict[str, int]:
     }
 
 
-def divide_report(state: SaltaState, depth: int) -> str:
-    """The engine's and the reference's split side by side, differing lines marked."""
-    engine, expected = divide(state, depth), reference_divide(state, depth)
-    lines = [f"{'move':<8}{'engine':>10}{'reference':>11}"]
-    for move in sorted(set(engine) | set(expected)):
-        ours, theirs = engine.get(move, "-"), expected.get(move, "-")
-        mark = "" if ours == theirs else "   <-- differs"
-        lines.append(f"{move:<8}{ours!s:>10}{theirs!s:>11}{mark}")
-    return "\n".join(lines)
-
-
 def perft_failure(state: SaltaState, name: str, depth: int, expected: int) -> str | None:
     """``None`` when perft matches ``expected``, else a message with the divide report."""
-    count = perft(state, depth)
-    if count == expected:
-        return None
-    return (
-        f"perft({name}, {depth}) = {count}, expected {expected}\n"
-        f"{state}\n{divide_report(state, depth)}"
+    return support.perft_failure(
+        state, name, depth, expected, lambda: reference_divide(state, depth)
     )
 
 
 @pytest.mark.parametrize(
     ("case", "depth"),
     [(case, depth) for case in PERFT_CASES for depth in sorted(case.counts)],
-    ids=lambda value: value.name if isinstance(value, PerftCase) else f"depth{value}",
+    ids=lambda value: value.name if isinstance(value, support.PerftCase) else f"depth{value}",
 )
-def test_perft(case: PerftCase, depth: int) -> None:
-    state = ludoteca.make("salta").parse_state(case.text)
+def test_perft(case: support.PerftCase, depth: int) -> None:
+    state = ludoteca.make("salta", **case.options).parse_state(case.text)
     assert isinstance(state, SaltaState)
-    failure = perft_failure(state, case.name, depth, case.counts[depth])
-    if failure is not None:
-        pytest.fail(failure, pytrace=False)
+    support.assert_perft(
+        state, case.name, depth, case.counts[depth], lambda: reference_divide(state, depth)
+    )
 
 
 def test_the_perft_data_covers_the_start_to_depth_4() -> None:

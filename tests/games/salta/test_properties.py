@@ -13,6 +13,7 @@ from hypothesis import given, settings
 
 import ludoteca
 from ludoteca.games.salta import SaltaMove, SaltaState
+from tests.support import played_states
 
 GAMES = {
     "default": ludoteca.make("salta"),
@@ -27,17 +28,9 @@ SETTINGS = settings(max_examples=25, deadline=None)
 each_game = pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
 
 
-@st.composite
-def salta_states(draw: st.DrawFn, game: ludoteca.Game, max_plies: int = 60) -> SaltaState:
+def salta_states(game: ludoteca.Game) -> st.SearchStrategy[SaltaState]:
     """A position of ``game`` reached by drawing an index into the legal moves at each ply."""
-    state = game.initial_state()
-    for _ in range(draw(st.integers(0, max_plies))):
-        if state.is_over:
-            break
-        moves = state.legal_moves()
-        state = state.apply(moves[draw(st.integers(0, len(moves) - 1))])
-    assert isinstance(state, SaltaState)
-    return state
+    return played_states(game, max_plies=60)
 
 
 @each_game

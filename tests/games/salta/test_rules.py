@@ -14,14 +14,13 @@ from ludoteca import IllegalMoveError, InvalidMoveError, InvalidOptionError, Inv
 from ludoteca.games.salta import SaltaGame, SaltaState
 from tests.games.salta import reference
 from tests.games.salta.diagrams import position
+from tests.support import make_game, moves, play, refused
 
 GREEN, RED = 0, 1
 
 
 def make(**options: object) -> SaltaGame:
-    game = ludoteca.make("salta", **options)
-    assert isinstance(game, SaltaGame)
-    return game
+    return make_game("salta", SaltaGame, **options)
 
 
 def state_at(
@@ -29,27 +28,6 @@ def state_at(
 ) -> SaltaState:
     """The position drawn in ``diagram`` after ``ply`` plies (``counts``: played scoring)."""
     return make(**options).parse_state(position(diagram, ply, counts))
-
-
-def moves(state: ludoteca.State) -> set[str]:
-    return {move.text for move in state.legal_moves()}
-
-
-def play(state: ludoteca.State, *texts: str) -> ludoteca.State:
-    for text in texts:
-        state = state.apply(text)
-    return state
-
-
-def refused(state: ludoteca.State, text: str) -> str:
-    """Apply an illegal move, check that nothing changed, and return the error message."""
-    before_text, before_hash, before_moves = state.to_text(), hash(state), state.legal_moves()
-    with pytest.raises(IllegalMoveError) as caught:
-        state.apply(text)
-    assert state.to_text() == before_text
-    assert hash(state) == before_hash
-    assert state.legal_moves() == before_moves
-    return str(caught.value)
 
 
 def reference_moves(state: SaltaState) -> set[str]:

@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 import ludoteca
 from ludoteca import records
-from ludoteca.cli import main
-
-
-def typed(*lines: str) -> Callable[[str], str]:
-    """A reader that answers prompts with ``lines``, then signals end of input."""
-    remaining: Iterator[str] = iter(lines)
-
-    def read_line(prompt: str) -> str:
-        print(prompt, end="")
-        try:
-            return next(remaining)
-        except StopIteration:
-            raise EOFError from None
-
-    return read_line
-
-
-def run(capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str) -> tuple[int, str]:
-    status = main(argv, read_line=typed(*lines))
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.out + captured.err
-    return status, captured.out + captured.err
+from tests.support import run_combined
 
 
 def test_two_people_play_and_an_illegal_move_leaves_the_game_unchanged(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     saved = tmp_path / "splinter.json"
-    status, out = run(
+    status, out = run_combined(
         capsys,
         ["play", "splinter"],
         "moves",
@@ -67,32 +45,32 @@ def test_two_people_play_and_an_illegal_move_leaves_the_game_unchanged(
 
 
 def test_a_syntax_error_shows_the_accepted_forms(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out = run(capsys, ["play", "splinter"], "h9 north", "quit")
+    _, out = run_combined(capsys, ["play", "splinter"], "h9 north", "quit")
     assert "'h9 north' is not a move in Splinter notation; accepted forms: h9-NE" in out
 
 
 def test_the_first_player_can_be_drawn_with_real_dice(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["play", "splinter", "--dice", "manual", "-o", "first=random", "-o", "size=9x10"]
-    _, out = run(capsys, argv, "first-1", "e8-N", "quit")
+    _, out = run_combined(capsys, argv, "first-1", "e8-N", "quit")
     assert "type the result (first-0, first-1)" in out
     assert "Red to move, turn 1." in out and "Blue to move, turn 2." in out
 
 
 def test_the_computer_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["play", "splinter", "--p0", "random", "--p1", "random", "--seed", "4"]
-    status, out = run(capsys, [*argv, "-o", "size=7x8"])
+    status, out = run_combined(capsys, [*argv, "-o", "size=7x8"])
     assert status == 0
     assert "Game over." in out and ("wins:" in out or "Tie:" in out or "Draw:" in out)
 
 
 def test_rules_and_games_list_splinter(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(capsys, ["rules", "splinter"])
+    status, out = run_combined(capsys, ["rules", "splinter"])
     assert status == 0 and "Ed Nadel" in out and "Readings that are ours" in out
-    _, out = run(capsys, ["games"])
+    _, out = run_combined(capsys, ["games"])
     assert "splinter" in out and "size=15x18" in out
 
 
 def test_a_bad_option_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(capsys, ["play", "splinter", "-o", "size=16x18"])
+    status, out = run_combined(capsys, ["play", "splinter", "-o", "size=16x18"])
     assert status == 2
     assert "option 'size' does not accept '16x18'; accepted: files x ranks" in out

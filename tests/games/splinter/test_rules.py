@@ -8,48 +8,24 @@ S square, X cross, O circle. Unless a test says otherwise, Blue is to move.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import ludoteca
-from ludoteca import IllegalMoveError, Outcome
+from ludoteca import Outcome
 from ludoteca.games.splinter import SplinterGame, SplinterState
 from ludoteca.games.splinter import kernels as k
 from tests.games.splinter.diagrams import position
+from tests.support import make_game, moves, play, refused
 
 BLUE, RED = 0, 1
 
 
 def make(**options: object) -> SplinterGame:
-    game = ludoteca.make("splinter", **options)
-    assert isinstance(game, SplinterGame)
-    return game
+    return make_game("splinter", SplinterGame, **options)
 
 
 def small(diagram: str, ply: int = 0, record: str = "-") -> SplinterState:
     """The position drawn on the 9x10 board after ``ply`` turns (Blue moved first)."""
     return make(size="9x10").parse_state(position(diagram, ply, record))
-
-
-def moves(state: ludoteca.State) -> set[str]:
-    return {move.text for move in state.legal_moves()}
-
-
-def play(state: ludoteca.State, *texts: str) -> SplinterState:
-    for text in texts:
-        state = state.apply(text)
-    assert isinstance(state, SplinterState)
-    return state
-
-
-def refused(state: ludoteca.State, text: str) -> str:
-    """Apply an illegal move, check that nothing changed, and return the error message."""
-    before_text, before_hash, before_moves = state.to_text(), hash(state), state.legal_moves()
-    with pytest.raises(IllegalMoveError) as caught:
-        state.apply(text)
-    assert state.to_text() == before_text
-    assert hash(state) == before_hash
-    assert state.legal_moves() == before_moves
-    return str(caught.value)
 
 
 def board(state: SplinterState) -> str:

@@ -6,17 +6,12 @@ import pytest
 
 import ludoteca
 from ludoteca import IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidStateError
-from ludoteca.games.splinter import SplinterGame, SplinterMove
+from ludoteca.games.splinter import SplinterMove
 from tests.games.splinter.diagrams import position
-from tests.games.splinter.test_rules import EDGE, START_TEXT, TWO_BLOCKS, refused, small
+from tests.games.splinter.test_rules import EDGE, START_TEXT, TWO_BLOCKS, make, small
+from tests.support import refused
 
 START_BOARD = START_TEXT.split()[0]
-
-
-def make(**options: object) -> SplinterGame:
-    game = ludoteca.make("splinter", **options)
-    assert isinstance(game, SplinterGame)
-    return game
 
 
 # -- notation -------------------------------------------------------------------------------

@@ -16,23 +16,15 @@ the diagram are ignored::
 
 from __future__ import annotations
 
+from tests.support import diagram_board
+
 
 def board_text(diagram: str) -> str:
     """The board field of the position text for ``diagram`` (ranks top first, ``/`` between)."""
-    lines = [line.split() for line in diagram.strip().splitlines() if line.strip()]
-    size = len(lines)
+    size = sum(1 for line in diagram.splitlines() if line.strip())
     if size not in (8, 10):
         raise ValueError(f"a diagram has 8 or 10 ranks; got {size}")
-    ranks = []
-    for expected, cells in zip(range(size, 0, -1), lines, strict=True):
-        if len(cells) == size + 1:
-            label, *cells = cells
-            if label != str(expected):
-                raise ValueError(f"rank {expected} is labelled {label!r}")
-        if len(cells) != size:
-            raise ValueError(f"rank {expected} has {len(cells)} cells; expected {size}")
-        ranks.append("".join(cells))
-    return "/".join(ranks)
+    return diagram_board(diagram, width=size)
 
 
 def position(diagram: str, stage: str = "roll1", turns: int = 0) -> str:

@@ -9,8 +9,9 @@ import pytest
 import ludoteca
 from ludoteca import IllegalMoveError, InvalidMoveError, InvalidStateError
 from tests.games.steppin_stones.diagrams import board_text
-from tests.games.steppin_stones.helpers import make, play, refused, state_at
+from tests.games.steppin_stones.helpers import make, state_at
 from tests.games.steppin_stones.positions import PHASE_TWO, START
+from tests.support import play, refused
 
 
 @pytest.mark.parametrize(

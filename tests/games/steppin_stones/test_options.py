@@ -6,8 +6,9 @@ import pytest
 
 import ludoteca
 from ludoteca import InvalidMoveError, InvalidOptionError, InvalidStateError
-from tests.games.steppin_stones.helpers import destinations, make, moves, play, refused, state_at
+from tests.games.steppin_stones.helpers import destinations, make, state_at
 from tests.games.steppin_stones.positions import ACE_NEXT_DOOR, LARGE_PHASE_TWO
+from tests.support import moves, play, refused
 
 SUN = 0
 

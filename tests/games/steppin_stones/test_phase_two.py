@@ -6,14 +6,7 @@ import pytest
 
 from ludoteca import CHANCE, IllegalMoveError
 from ludoteca.games.steppin_stones import cells
-from tests.games.steppin_stones.helpers import (
-    destinations,
-    make,
-    moves,
-    play,
-    refused,
-    state_at,
-)
+from tests.games.steppin_stones.helpers import destinations, make, state_at
 from tests.games.steppin_stones.positions import (
     ALMOST_WON,
     CORRIDOR,
@@ -22,6 +15,7 @@ from tests.games.steppin_stones.positions import (
     PHASE_TWO,
     WALLED_IN,
 )
+from tests.support import moves, play, refused
 
 SUN, MOON, CROWN, ARMS = 0, 1, 2, 3
 

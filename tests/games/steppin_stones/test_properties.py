@@ -16,6 +16,7 @@ from ludoteca import CHANCE
 from ludoteca.games.steppin_stones import SteppinStonesMove, SteppinStonesState
 from tests.games.steppin_stones.diagrams import position
 from tests.games.steppin_stones.positions import ALMOST_WON, HOME_RUN, NULL_IN_THE_WAY, PHASE_TWO
+from tests.support import played_states
 
 DEFAULT = ludoteca.make("steppin_stones", max_turns=12)
 
@@ -42,18 +43,10 @@ SETTINGS = settings(max_examples=20, deadline=None)
 each_game = pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
 
 
-@st.composite
-def stones_states(draw: st.DrawFn, game: ludoteca.Game, max_plies: int = 80) -> SteppinStonesState:
-    """A position of ``game`` reached by drawing an index into the legal moves at each ply."""
+def stones_states(game: ludoteca.Game) -> st.SearchStrategy[SteppinStonesState]:
+    """A position of ``game`` reached from one of its starts by drawing a legal move each ply."""
     starts = [game.initial_state(), *map(game.parse_state, STARTS.get(game, []))]
-    state = draw(st.sampled_from(starts))
-    for _ in range(draw(st.integers(0, max_plies))):
-        if state.is_over:
-            break
-        moves = state.legal_moves()
-        state = state.apply(moves[draw(st.integers(0, len(moves) - 1))])
-    assert isinstance(state, SteppinStonesState)
-    return state
+    return played_states(starts, max_plies=80)
 
 
 @each_game

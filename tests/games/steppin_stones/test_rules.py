@@ -11,15 +11,9 @@ import pytest
 import ludoteca
 from ludoteca import CHANCE
 from tests.games.steppin_stones.diagrams import board_text
-from tests.games.steppin_stones.helpers import (
-    destinations,
-    make,
-    moves,
-    play,
-    refused,
-    state_at,
-)
+from tests.games.steppin_stones.helpers import destinations, make, state_at
 from tests.games.steppin_stones.positions import CORRIDOR, LAST_SUN, PHASE_TWO, START
+from tests.support import moves, play, refused
 
 SUN, MOON, CROWN, ARMS = 0, 1, 2, 3
 

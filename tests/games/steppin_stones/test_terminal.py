@@ -2,41 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from ludoteca import records
-from ludoteca.cli import main
-
-
-def typed(*lines: str) -> Callable[[str], str]:
-    """A reader that answers prompts with ``lines``, then signals end of input."""
-    remaining: Iterator[str] = iter(lines)
-
-    def read_line(prompt: str) -> str:
-        print(prompt[:80], end="")
-        try:
-            return next(remaining)
-        except StopIteration:
-            raise EOFError from None
-
-    return read_line
-
-
-def run(capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str) -> tuple[int, str]:
-    status = main(argv, read_line=typed(*lines))
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.out + captured.err
-    return status, captured.out + captured.err
+from tests.support import run_combined
 
 
 def test_the_designers_turn_with_real_dice_and_a_refused_move(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     saved = tmp_path / "stones.json"
-    status, out = run(
+    status, out = run_combined(
         capsys,
         ["play", "steppin_stones", "--dice", "manual"],
         "S* M0 C4 A2",
@@ -65,14 +43,14 @@ def test_the_designers_turn_with_real_dice_and_a_refused_move(
 def test_the_program_rolls_the_dice_and_the_player_may_resign(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out = run(capsys, ["play", "steppin_stones", "--seed", "4"], "resign", "quit")
+    status, out = run_combined(capsys, ["play", "steppin_stones", "--seed", "4"], "resign", "quit")
     assert status == 0
     assert "Rolled S" in out
     assert "Game over. Lost: the player resigned." in out
 
 
 def test_a_computer_player_plays_a_whole_solitaire(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(
+    status, out = run_combined(
         capsys,
         ["play", "steppin_stones", "--p0", "random", "--seed", "2", "-o", "max_turns=3"],
     )
@@ -82,12 +60,12 @@ def test_a_computer_player_plays_a_whole_solitaire(capsys: pytest.CaptureFixture
 
 
 def test_the_rules_page_is_shown(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(capsys, ["rules", "steppin_stones"])
+    status, out = run_combined(capsys, ["rules", "steppin_stones"])
     assert status == 0
     assert "Ken Maher" in out and "piecepack" in out
 
 
 def test_a_bad_option_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(capsys, ["play", "steppin_stones", "-o", "aces=3"])
+    status, out = run_combined(capsys, ["play", "steppin_stones", "-o", "aces=3"])
     assert status == 2
     assert "option 'aces' does not accept '3'; accepted: one of 0, 2, 4" in out

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tests.games.steppin_stones.helpers import make, play, state_at
+from tests.games.steppin_stones.helpers import make, state_at
 from tests.games.steppin_stones.positions import ALMOST_WON, PHASE_TWO, WALLED_IN
+from tests.support import play
 
 START_BOARD = """\
 Steppin' Stones · turn 1
