@@ -267,3 +267,26 @@ def test_manual_dice_with_many_outcomes_are_summarised(capsys: pytest.CaptureFix
     status, out, _ = run(capsys, ["play", "steppin_stones", "--dice", "manual"], "quit")
     assert status == 0
     assert "1296 outcomes, such as S0 M0 C0 A0; moves lists them" in out
+
+
+def test_a_game_between_computers_can_be_saved_at_the_end(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "bots.json"
+    argv = [
+        "play",
+        "pente_grammai",
+        "--p0",
+        "random",
+        "--p1",
+        "random",
+        "--seed",
+        "5",
+        "--save",
+        str(saved),
+    ]
+    status, out, _ = run(capsys, argv)
+    assert status == 0
+    record = records.load(saved)
+    assert record.outcome is not None and record.players == ("random", "random")
+    assert record.moves[0].startswith("first-") and f"Saved {len(record.moves)} moves" in out

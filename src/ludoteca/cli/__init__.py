@@ -87,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _option_argument(play)
     play.add_argument("--load", metavar="FILE", help="continue a saved game")
+    play.add_argument("--save", metavar="FILE", help="save the game to FILE when the session ends")
     play.set_defaults(handler=_play)
 
     replay = commands.add_parser("replay", help="step through a saved game")
@@ -190,7 +191,10 @@ def _play(arguments: argparse.Namespace, console: Console, read_line: ReadLine) 
         f"{name}: {seat.spec}" for name, seat in zip(game.player_names, seats, strict=False)
     )
     console.print(f"[bold]{escape(game.name)}[/bold] — {escape(players)}. Type help for commands.")
-    return session.run()
+    status = session.run()
+    if arguments.save:
+        session.save(arguments.save)
+    return status
 
 
 def _seat_seed(seed: int | None, seat: int) -> int | None:

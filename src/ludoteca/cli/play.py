@@ -151,7 +151,7 @@ class PlaySession:
         elif command == "undo":
             self._undo()
         elif command == "save":
-            self._save(argument)
+            self.save(argument)
         else:
             return False
         return True
@@ -193,7 +193,8 @@ class PlaySession:
         self.console.print(f"Took back {undone} move(s).")
         self._show_board()
 
-    def _save(self, path: str) -> None:
+    def save(self, path: str) -> None:
+        """Save the game so far to ``path`` (a message says where, or why it failed)."""
         if not path:
             self.console.print("[red]save needs a file name, e.g. save mygame.json[/red]")
             return
