@@ -344,6 +344,16 @@ def test_a_jump_captures_nothing() -> None:
     assert sum(len(tokens) for tokens in pieces.values()) == 30
 
 
+def test_a_jump_lands_only_on_an_empty_square() -> None:
+    blocked = state_at(CROWDED, 20)  # e5 faces Red's o4 on d6, but c7 beyond holds Red's o3
+    assert not any("x" in m for m in moves(blocked))
+    assert "e5xc7: c7 is occupied" in refused(blocked, "e5xc7")
+    landing_free = CROWDED.replace(" 7 .  .  o3", " 7 .  .  . ").replace(
+        " 8 .  o5 .  .  .  .  .", " 8 .  o5 .  .  .  o3 ."
+    )  # o3 goes back from c7 to f8
+    assert moves(state_at(landing_free, 20)) == {"e5xc7"}
+
+
 def test_no_chained_jumps() -> None:
     state = state_at(TWO_JUMPS, 10)
     with pytest.raises(InvalidMoveError, match="not a move in Salta notation"):
@@ -500,6 +510,18 @@ def test_swapped_pieces_are_not_a_goal() -> None:
     assert not state.is_over
 
 
+def test_swapped_red_pieces_are_not_a_goal() -> None:
+    # Red's Stars 4 and 5 swapped: s4 b4-a3 fills Red's last goal square with the wrong Star.
+    swapped = BOTH_ONE_STEP_AWAY.replace(" 4 .  s5", " 4 .  s4").replace(
+        " 3 .  .  s4", " 3 .  .  s5"
+    )
+    state = state_at(swapped, 101).apply("b4-a3")
+    assert {"a3", "c3", "e3", "g3", "i3"} <= set(state.pieces())
+    assert state.pieces()["a3"] == ["s4"]
+    assert not state.goal_complete(RED)
+    assert not state.is_over
+
+
 def test_ludii_goal_is_the_start_squares_of_the_opposite_pieces() -> None:
     seed = state_at(LUDII_ONE_STEP_AWAY, 100).apply("a7-b8")
     assert not seed.goal_complete(GREEN)
@@ -581,6 +603,15 @@ def test_a_goal_on_the_last_ply_before_the_limit_still_ends_the_game() -> None:
         )
 
 
+def test_passes_count_toward_the_move_limit() -> None:
+    state = state_at(WALLED_IN, 2, move_limit=2).apply("a5-b4")
+    assert moves(state) == {"pass"}  # Red is walled in
+    after = state.apply("pass")
+    assert after.ply == 4
+    assert after.in_scoring_phase
+    assert after.to_text().endswith(" g 4 scoring 0 0")
+
+
 # -- played scoring --------------------------------------------------------------------------------
 
 
@@ -622,6 +653,16 @@ def test_played_scoring_equal_counts_draw() -> None:
     state = state.apply("b4-a3")
     assert state.outcome == ludoteca.Outcome.draw(
         2, "120-move rule, played scoring: Green 1 moves, Red 1 moves"
+    )
+
+
+def test_there_is_no_extra_move_in_the_played_scoring_phase() -> None:
+    state = state_at(SHARING_A_SQUARE, 4, (0, 0), move_limit=2).apply("a7-b8")
+    assert state.goal_complete(GREEN)
+    assert state.to_move == RED
+    assert not state.awaiting_extra_move
+    assert str(state).splitlines()[-1] == (
+        "Red to move, ply 6 (scoring phase: Green 1 moves, Red 0 moves)."
     )
 
 
@@ -707,6 +748,16 @@ def test_simplified_scoring_lower_score_wins() -> None:
     )  # fmt: skip
     assert state.outcome == ludoteca.Outcome.win(
         GREEN, 2, "120-move rule, simplified scoring: Green 103, Red 105"
+    )
+
+
+def test_simplified_scoring_red_wins_with_the_lower_score() -> None:
+    state = play(
+        make(move_limit=2, scoring="simplified").initial_state(),
+        "c3-d4", "h8-g7", "d4-c3", "g7-f6",
+    )  # fmt: skip
+    assert state.outcome == ludoteca.Outcome.win(
+        RED, 2, "120-move rule, simplified scoring: Green 105, Red 103"
     )
 
 

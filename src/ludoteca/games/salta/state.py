@@ -122,8 +122,11 @@ class SaltaState(ArrayState):
 
     @property
     def awaiting_extra_move(self) -> bool:
-        """Whether Green has completed its goal and Red is to make its one extra move."""
-        return self.to_move == k.RED and self.goal_complete(k.GREEN)
+        """Whether Green has completed its goal and Red is to make its one extra move.
+
+        Never in the played scoring phase: there a finished side passes and the counts decide.
+        """
+        return self.to_move == k.RED and not self.in_scoring_phase and self.goal_complete(k.GREEN)
 
     @property
     def scoring_moves(self) -> tuple[int, int]:
