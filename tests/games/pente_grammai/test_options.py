@@ -61,6 +61,21 @@ def test_capture_also_happens_when_entering() -> None:
     assert board(after) == {"W2": "w"} and after.hand(BLUE) == 5 and after.hand(WHITE) == 4
 
 
+def test_capture_a_six_knocks_the_counter_off_the_opponents_point_1() -> None:
+    state = at({"W1": "w"}, side="b", die=6, capture=True)
+    assert moves(state) == {"hand-W1"}
+    after = state.apply("hand-W1")
+    assert board(after) == {"W1": "b"} and after.hand(WHITE) == 5 and after.hand(BLUE) == 4
+
+
+def test_capture_only_the_counter_landed_on_not_those_passed_over() -> None:
+    state = at({"W1": "w", "W2": "b", "W3": "b", "B3": "wwww"}, side="w", die=3, capture=True)
+    assert moves(state) == {"W1-W4"}  # B3-W1 would land on White's own counter
+    after = state.apply("W1-W4")
+    assert board(after) == {"W2": "b", "W3": "b", "W4": "w", "B3": "wwww"}
+    assert after.hand(BLUE) == 3
+
+
 def test_capture_never_happens_on_a_sacred_point() -> None:
     state = at({"B2": "w", "B3": "b", "W1": "w"}, side="w", die=1, capture=True)
     assert moves(state) == {"W1-W2", "B2-B3"}
@@ -102,6 +117,19 @@ def test_storage_landing_exactly_on_the_empty_goal_stores_the_counter() -> None:
     after = state.apply("B1-B3")
     assert after.stored(WHITE) == 1 and after.counters("B3") == (0, 0)
     assert after.home(WHITE) == 1
+
+
+def test_storage_blue_stores_a_counter_landing_exactly_on_the_empty_w3() -> None:
+    state = at({"B5": "b", "B3": "b"}, side="b", die=3, sacred="storage")  # B3 blocks the entry
+    assert moves(state) == {"B5-W3", "B3-W1"}
+    after = state.apply("B5-W3")
+    assert after.stored(BLUE) == 1 and after.counters("W3") == (0, 0)
+    assert board(after) == {"B3": "b"}
+
+
+def test_storage_the_own_sacred_point_is_a_one_counter_stop_not_a_store() -> None:
+    after = at(side="w", die=3, sacred="storage").apply("hand-W3")
+    assert board(after) == {"W3": "w"} and after.stored(WHITE) == 0 and after.home(WHITE) == 0
 
 
 def test_storage_stored_counters_are_frozen() -> None:
@@ -189,6 +217,10 @@ def test_start_schaedler_first_moves() -> None:
         ({"capture": "sometimes"}, "accepted: true or false"),
         ({"start": "board"}, "accepted: one of hand, schaedler"),
         ({"max_plies": 0}, "accepted: an integer >= 1"),
+        ({"max_plies": "many"}, "accepted: an integer >= 1"),
+        ({"max_plies": 1.5}, "accepted: an integer >= 1"),
+        ({"first": None}, "accepted: one of random, 0, 1"),
+        ({"sacred": ""}, "accepted: one of schaedler, storage"),
         ({"dice": 2}, "accepted options: first, sacred, capture, start, max_plies"),
     ],
 )

@@ -47,6 +47,13 @@ def test_turns_alternate_and_the_next_turn_starts_with_a_roll() -> None:
     assert state.to_move == WHITE
 
 
+def test_player_0_is_white_and_player_1_is_blue() -> None:
+    game = make(first=0)
+    assert game.player_names == ("White", "Blue")
+    assert game.initial_state().side == WHITE
+    assert make(first=1).initial_state().side == BLUE
+
+
 # -- entering -------------------------------------------------------------------------------------
 
 
@@ -79,6 +86,13 @@ def test_a_blocked_entry_forces_a_move_instead() -> None:
     assert "W4 already holds a White counter" in message and "must move a counter" in message
 
 
+def test_a_six_with_the_opponents_point_1_taken_forces_a_move() -> None:
+    state = at({"W1": "w", "B2": "b"}, side="b", die=6)  # Blue's 6 would enter on W1
+    assert state.hand(BLUE) == 4
+    assert moves(state) == {"B2-W3"}
+    assert "W1 holds a White counter" in refused(state, "hand-W1")
+
+
 def test_an_entry_point_held_by_the_opponent_blocks_entering_without_capture() -> None:
     state = at({"B1": "b", "W2": "w"}, side="w", die=6)  # W2 + 6 = B3
     assert moves(state) == {"W2-B3"}
@@ -104,6 +118,18 @@ def test_a_counter_moves_exactly_the_roll_along_the_circuit() -> None:
     assert moves(state) == {"W2-W4"}
     assert board(state.apply("W2-W4")) == {"W4": "w"}
     assert "with a 2 the counter on W2 goes to W4" in refused(state, "W2-W5")
+
+
+CIRCUIT = ["W1", "W2", "W3", "W4", "W5", "B1", "B2", "B3", "B4", "B5"]  # as RULES.md lists it
+
+
+@pytest.mark.parametrize("die", [1, 2, 3, 4, 5, 6])
+def test_the_circuit_takes_every_point_round_in_the_order_rules_md_gives(die: int) -> None:
+    for number, point in enumerate(CIRCUIT):
+        landing = CIRCUIT[(number + die) % 10]
+        # The other four White counters wait on W3, which takes any number: nothing in hand.
+        points = {"W3": "wwwww"} if point == "W3" else {point: "w", "W3": "wwww"}
+        assert f"{point}-{landing}" in moves(at(points, side="w", die=die)), (point, die)
 
 
 def test_counters_pass_over_other_counters() -> None:
@@ -146,6 +172,15 @@ def test_a_counter_that_overshoots_the_goal_keeps_circling() -> None:
     state = at({"B4": "w", "W1": "w", "W2": "w", "W4": "w", "W5": "w"}, side="w", die=4)
     assert moves(state) == {"B4-W3", "W2-B1", "W4-B3"}  # B4 goes on round, past W1 and W2
     assert board(state.apply("B4-W3"))["W3"] == "w"
+
+
+def test_an_overshooting_counter_comes_round_again_and_can_land_on_the_goal_later() -> None:
+    state = at({"B1": "w", "W3": "wwww"}, side="w", die=4)
+    state = play(state, "B1-B5", "d1", "hand-B1", "d4")  # past B3; Blue enters on B1
+    assert moves(state) == {"B5-W4", "W3-B2"}
+    state = play(state, "B5-W4", "d2", "hand-B2", "d4")  # round past W1 .. W3
+    assert "W4-B3" in moves(state)
+    assert state.apply("W4-B3").home(WHITE) == 1
 
 
 def test_the_own_sacred_point_is_an_ordinary_stop_and_not_a_goal() -> None:
@@ -216,6 +251,13 @@ def test_max_plies_ends_the_game_in_a_draw_counting_rolls_too() -> None:
     assert not state.is_over
     state = state.apply("d1")  # the third ply is a roll
     assert state.outcome == Outcome.draw(2, "engine safeguard: 3 plies without a result")
+
+
+def test_a_win_on_the_last_ply_max_plies_allows_is_a_win_not_a_draw() -> None:
+    state = at({"B3": "wwww", "B1": "w"}, side="w", die=2, max_plies=3)  # ply 2 of 3
+    after = state.apply("B1-B3")
+    assert after.ply == 3
+    assert after.outcome == Outcome.win(WHITE, 2, "White has all five counters on B3")
 
 
 def test_max_plies_defaults_to_10000() -> None:
