@@ -68,3 +68,22 @@ def test_a_bad_option_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> N
     assert status == 2
     assert "option 'ranks' does not accept '30'; accepted: an integer from 6 to 20" in err
     assert "Traceback" not in out + err
+
+
+def test_a_saved_game_records_every_option_value(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "game.json"
+    argv = ["play", "salt_n_pepper", "-o", "first=1", "-o", "pepper_sideways=true"]
+    argv += ["-o", "ranks=8"]
+    status, _, _ = run(capsys, argv, "a1-b1", f"save {saved}", "quit")
+    assert status == 0
+    record = records.load(saved)
+    assert record.to_dict()["options"] == {
+        "first": 1,
+        "pepper_sideways": True,
+        "ranks": 8,
+        "max_plies": 2000,
+    }
+    assert record.moves == ("a1-b1",)
+    assert record.final_state.to_text().endswith(" s 1 0")

@@ -83,6 +83,76 @@ def test_the_forced_move_home_binds_only_the_side_that_owns_the_piece() -> None:
     assert moves(state_at(TWO_ON_THE_BACK_RANK, "p")) == {"a3-a4"}
 
 
+# Salt's b1 waits on its back rank while Salt's c2 could leap home over Pepper's d1.
+WAITING_AND_A_LEAP_HOME = """
+10 .  .  .  .  .  .  .  .  .  .
+ 9 .  .  .  .  .  .  .  .  .  .
+ 8 .  .  .  .  .  .  .  .  .  .
+ 7 .  .  .  .  .  .  .  .  .  .
+ 6 .  .  .  .  .  .  .  .  .  .
+ 5 .  .  .  .  .  .  .  S  .  .
+ 4 .  .  .  .  .  .  .  .  .  .
+ 3 P  .  .  .  .  .  .  .  .  .
+ 2 .  .  S  .  .  .  .  .  .  .
+ 1 .  S  .  P  .  .  .  .  .  .
+"""
+
+
+def test_home_first_is_strict_and_bars_a_leap_home_by_another_piece() -> None:
+    state = state_at(WAITING_AND_A_LEAP_HOME, "s")
+    assert moves(state) == {"b1-home"}
+    assert "so it must move a piece home from there: b1-home" in refused(state, "c2xhome")
+    assert "c2xhome" in moves(play(state, "b1-home", "a3-a4"))
+
+
+# Two Pepper pieces on the top rank, Pepper's back rank; Pepper's a3 could otherwise step.
+TWO_PEPPER_PIECES_ON_TOP = """
+10 P  .  .  .  P  .  .  .  .  .
+ 9 .  .  .  .  .  .  .  .  .  .
+ 8 .  .  .  .  .  .  .  .  .  .
+ 7 .  .  .  .  .  .  .  .  .  .
+ 6 .  .  .  .  .  .  .  .  .  .
+ 5 .  .  .  .  .  .  .  S  .  .
+ 4 .  .  .  .  .  .  .  .  .  .
+ 3 P  .  .  .  .  .  .  .  .  .
+ 2 .  .  .  .  .  .  .  .  .  .
+ 1 .  .  .  .  .  .  .  .  .  .
+"""
+
+
+def test_pepper_too_must_move_home_first_choosing_among_its_top_rank_pieces() -> None:
+    state = state_at(TWO_PEPPER_PIECES_ON_TOP, "p")
+    assert moves(state) == {"a10-home", "e10-home"}
+    assert "must move a piece home from there: a10-home, e10-home" in refused(state, "a3-a4")
+    assert state.apply("e10-home").squares(PEPPER) == ("a3", "a10")
+
+
+# Salt's d3 can leap over Pepper's c2 onto b1; Pepper's f8 can leap over Salt's f9 onto f10.
+LEAPS_ONTO_THE_BACK_RANK = """
+10 .  .  .  .  .  .  .  .  .  .
+ 9 .  .  .  .  .  S  .  .  .  .
+ 8 .  .  .  .  .  P  .  .  .  .
+ 7 .  .  .  .  .  .  .  .  .  .
+ 6 .  .  .  .  .  .  .  .  .  .
+ 5 .  .  .  .  .  .  .  S  .  .
+ 4 .  .  .  .  .  .  .  .  .  .
+ 3 .  .  .  S  .  .  .  .  .  .
+ 2 .  .  P  .  .  .  .  .  .  .
+ 1 .  .  .  .  .  .  .  .  .  .
+"""
+
+
+def test_a_leap_onto_the_back_rank_stops_there_and_goes_home_next_turn() -> None:
+    salt = state_at(LEAPS_ONTO_THE_BACK_RANK, "s").apply("d3xb1")
+    assert salt.squares(SALT) == ("b1", "h5", "f9") and salt.pieces_home(SALT) == 12
+    assert moves(play(salt, "c2-c3")) == {"b1-home"}
+    pepper = state_at(LEAPS_ONTO_THE_BACK_RANK, "p")
+    assert "f8xf10" in moves(pepper) and "f8xhome" not in moves(pepper)
+    pepper = pepper.apply("f8xf10")
+    assert pepper.squares(PEPPER) == ("c2", "f10") and pepper.pieces_home(PEPPER) == 13
+    assert moves(play(pepper, "h5-g4")) == {"f10-home"}
+
+
 def test_pepper_moves_home_from_the_top_rank() -> None:
     top = NEAR_HOME.replace("10 .  .  .", "10 .  .  P")
     assert moves(state_at(top, "p")) == {"c10-home"}
@@ -184,6 +254,13 @@ def test_the_turn_after_a_forfeit_is_an_ordinary_one() -> None:
     after = play(state_at(SALT_STUCK, "s"), "pass", "b3-b4")
     assert after.passes_in_a_row == 0
     assert moves(after) == {"a4-b3"}
+
+
+def test_a_forfeited_turn_counts_as_a_ply_towards_max_plies() -> None:
+    state = state_at(SALT_STUCK, "s", ply=10)
+    assert state.apply("pass").ply == 11
+    capped = state_at(SALT_STUCK, "s", ply=10, max_plies=11).apply("pass")
+    assert capped.outcome == ludoteca.Outcome.draw(2, "engine safeguard: 11 plies without a result")
 
 
 def test_pass_is_refused_while_there_is_a_move() -> None:
@@ -294,6 +371,12 @@ def test_max_plies_ends_the_game_in_a_draw() -> None:
     assert state.outcome == ludoteca.Outcome.draw(2, "engine safeguard: 3 plies without a result")
 
 
+def test_a_win_on_the_last_ply_before_the_cap_is_a_win() -> None:
+    won = state_at(LAST_SALT_PIECE, "s", ply=10, max_plies=11).apply("d1-home")
+    assert won.ply == 11
+    assert won.outcome == ludoteca.Outcome.win(SALT, 2, "Salt brought all 15 pieces home")
+
+
 def test_the_bag_draw_does_not_count_towards_max_plies() -> None:
     state = play(make(max_plies=1).initial_state(), "first-1")
     assert not state.is_over and state.ply == 0
@@ -307,3 +390,11 @@ def test_the_kernel_totals_agree_with_the_rules() -> None:
     assert totals["stuck_draws"] == 0  # Pepper always has a move
     assert totals["plies"] == totals["decisions"] + 200  # one bag draw per game
     assert np.isclose(totals["salt_first"] / 200, 0.5, atol=0.1)
+
+
+def test_without_sideways_moves_no_game_comes_near_the_cap() -> None:
+    # docs/rules: each side needs at most 135 moves on ten ranks and Salt gets at most one turn
+    # more than Pepper, so a game ends within 271 plies and max_plies never fires.
+    totals = make(first=0).playout_totals(2000, seed=11)
+    assert totals["longest"] <= 271
+    assert totals["cap_draws"] == 0 and totals["stuck_draws"] == 0

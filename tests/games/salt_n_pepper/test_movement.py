@@ -134,6 +134,12 @@ def test_pepper_leaps_straight_up_over_an_opponent_piece() -> None:
     assert state.apply("h4xh6").squares(PEPPER) == ("c4", "h6")
 
 
+def test_a_pepper_leap_captures_nothing_either() -> None:
+    after = state_at(LEAPS, "p").apply("h4xh6")
+    assert after.squares(SALT) == ("d5", "h5")
+    assert after.pieces_home(SALT) == 13
+
+
 def test_one_leap_per_turn_never_a_chain() -> None:
     # With Pepper's c2 below, b3xd1 would follow d5xb3 if leaps chained.
     chain = LEAPS.replace(" 2 .  .  .", " 2 .  .  P")
@@ -227,3 +233,27 @@ def test_pepper_sideways_allows_sideways_steps_and_leaps_but_never_backward() ->
 
 def test_pepper_sideways_does_not_change_salt() -> None:
     assert moves(state_at(SIDEWAYS, "s", pepper_sideways=True)) == {"d3-c2", "d3-e2"}
+
+
+# Pepper's b4 and c4 side by side, with Salt's a4 at the edge next to b4.
+SIDE_BY_SIDE = """
+10 .  .  .  .  .  .  .  .  .  .
+ 9 .  .  .  .  .  .  .  .  .  .
+ 8 .  .  .  .  .  .  .  .  .  .
+ 7 .  .  .  .  .  .  .  S  .  .
+ 6 .  .  .  .  .  .  .  .  .  .
+ 5 .  .  .  .  .  .  .  .  .  .
+ 4 S  P  P  .  .  .  .  .  .  .
+ 3 .  .  .  .  .  .  .  .  .  .
+ 2 .  .  .  .  .  .  .  .  .  .
+ 1 .  .  .  .  .  .  .  .  .  .
+"""
+
+
+def test_pepper_sideways_never_leaps_over_an_own_piece_nor_off_the_side() -> None:
+    state = state_at(SIDE_BY_SIDE, "p", pepper_sideways=True)
+    # b4 over Salt's a4 would land off the board; b4 and c4 may not leap over each other.
+    assert moves(state) == {"b4-b5", "c4-c5", "c4-d4"}
+    assert "never leap over an own piece (b4 holds a Pepper piece)" in refused(state, "c4xa4")
+    assert "never leap over an own piece (c4 holds a Pepper piece)" in refused(state, "b4xd4")
+    assert "c4 is occupied" in refused(state, "b4-c4")

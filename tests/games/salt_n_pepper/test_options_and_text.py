@@ -84,6 +84,13 @@ def test_pepper_goes_home_past_the_top_rank_of_a_shorter_board() -> None:
     assert "squares run from a1 to j6" in refused(state, "c5xc7")
 
 
+def test_the_largest_board_has_twenty_ranks() -> None:
+    state = make(first=0, ranks=20).initial_state()
+    assert state.squares(SALT)[:5] == ("a18", "c18", "e18", "g18", "i18")
+    assert state.squares(PEPPER) == make(first=0).initial_state().squares(PEPPER)
+    assert "i18-j17" in moves(state) and len(state.legal_moves()) == 9
+
+
 def test_the_smallest_board_still_keeps_the_armies_apart() -> None:
     state = make(first=1, ranks=6).initial_state()
     assert set(state.squares(SALT)).isdisjoint(state.squares(PEPPER))
@@ -111,7 +118,11 @@ def test_default_options() -> None:
         ({"pepper_sideways": "sometimes"}, "accepted: true or false"),
         ({"ranks": 5}, "accepted: an integer from 6 to 20"),
         ({"ranks": 21}, "accepted: an integer from 6 to 20"),
+        ({"ranks": "ten"}, "accepted: an integer from 6 to 20"),
+        ({"pepper_sideways": 1}, "accepted: true or false"),
         ({"max_plies": 0}, "accepted: an integer >= 1"),
+        ({"max_plies": "many"}, "accepted: an integer >= 1"),
+        ({"max_plies": None}, "accepted: an integer >= 1"),
         ({"colour": "white"}, "accepted options: first, pepper_sideways, ranks, max_plies"),
     ],
 )
@@ -155,6 +166,15 @@ def test_a_step_and_a_pass_describe_themselves() -> None:
 def test_move_text_is_read_regardless_of_case_and_spacing() -> None:
     state = make(first=0).initial_state()
     assert state.parse_move(" A8 - B7 ") == state.parse_move("a8-b7")
+
+
+def test_home_moves_are_read_regardless_of_case_and_spacing() -> None:
+    state = make().parse_state(
+        "........../........../........../........../........../........../"
+        "........../........../..S......./.P.P...... s 7 0"
+    )
+    assert state.parse_move("C2 X HOME") == state.parse_move("c2xhome")
+    assert state.parse_move(" c2 x Home ") == state.parse_move("c2xhome")
 
 
 @pytest.mark.parametrize("text", ["", "a8", "a8-", "a8=b7", "a8-b7-c6", "home", "first-2", "a0-b1"])
@@ -226,6 +246,24 @@ def test_bad_position_text_is_refused_with_the_reason(
     with pytest.raises(InvalidStateError) as caught:
         make(**options).parse_state(text)
     assert expected in str(caught.value)
+
+
+def test_a1_is_light_and_salt_may_stand_only_where_file_plus_rank_is_odd() -> None:
+    empty = ["." * 10] * 10
+
+    def salt_on(rank: int, cells: str) -> str:
+        rows = list(empty)
+        rows[10 - rank] = cells
+        rows[7] = "P........."  # a Pepper piece on a3, so the game is not over
+        return "/".join(rows) + " s 4 0"
+
+    game = make()
+    with pytest.raises(InvalidStateError, match="Salt on a1: Salt stays on the dark squares"):
+        game.parse_state(salt_on(1, "S........."))
+    with pytest.raises(InvalidStateError, match="Salt on b2: Salt stays on the dark squares"):
+        game.parse_state(salt_on(2, ".S........"))
+    assert game.parse_state(salt_on(1, ".S........")).squares(SALT) == ("b1",)
+    assert game.parse_state(salt_on(2, "S.........")).squares(SALT) == ("a2",)
 
 
 def test_position_text_must_be_a_string() -> None:
