@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import ludoteca
 from ludoteca.games.splinter import SplinterMove, SplinterState
 from tests.games.splinter import reference
+from tests.support import play
 
 Position = tuple[dict[reference.Square, str], dict[reference.Square, reference.Square]]
 
@@ -123,3 +124,21 @@ def test_every_position_agrees_with_the_referee(spec: tuple[str, object, list[in
     for state in play_out(*spec):
         if not state.is_over and state.to_move != ludoteca.CHANCE:
             check_against_the_referee(state, every_move=False)
+
+
+def test_the_largest_board_plays_by_the_rules_in_its_far_corner() -> None:
+    # 25x26 is the largest size accepted; y26 is its last square. Pieces there are pushed off
+    # the top and the right edge, and pieces on the edge may not step off it.
+    game = ludoteca.make("splinter", size="25x26")
+    text = "/".join(["22sOx", "22XSo", "23Oo", *["25"] * 23]) + " b 0 -"
+    state = game.parse_state(text)
+    assert isinstance(state, SplinterState)
+    legal = {move.text for move in state.legal_moves()}
+    assert {"x26-N", "x26-NE", "x26-NW"}.isdisjoint(legal)
+    assert play(state, "x25-NE").counts(1) == (1, 0, 2)  # Red's cross on y26 falls off
+    rng = random.Random(5)
+    while not state.is_over:
+        check_against_the_referee(state, every_move=True)
+        after = state.apply(rng.choice(state.legal_moves()))
+        assert isinstance(after, SplinterState)
+        state = after

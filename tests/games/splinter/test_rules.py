@@ -87,6 +87,21 @@ THREE_PAIRS = drawn(
     r3=". . S . . . s . .",
 )
 
+# Four lines of four held together only by the Blue cross on e5, each touching it at a corner
+# (d6, f6, d4, f4) and running diagonally to the edge. Moving it diagonally pushes one line one
+# square on, so its far piece falls off and the mover takes its place: four groups of four.
+FOUR_LINES = drawn(
+    r9="O . . . . . . . x",
+    r8=". o . . . . . X .",
+    r7=". . O . . . o . .",
+    r6=". . . x . O . . .",
+    r5=". . . . X . . . .",
+    r4=". . . o . S . . .",
+    r3=". . O . . . s . .",
+    r2=". X . . . . . o .",
+    r1="o . . . . . . . O",
+)
+
 # Blue's square c5 can step east onto the empty d5; Red's cross on e5 stands behind d5.
 STEP_EAST = drawn(
     r5=". . S . x o . . .",
@@ -111,6 +126,13 @@ BOTH_RUN_OUT = drawn(
     r6=". . . O . . . . .",
     r5="s x X . . . . . .",
     r4="S o X . . . . . .",
+)
+# As BOTH_RUN_OUT, with two more Red circles on b3 and c3: Red ends with more pieces.
+BOTH_RUN_OUT_RED_MORE = drawn(
+    r6=". . . O . . . . .",
+    r5="s x X . . . . . .",
+    r4="S o X . . . . . .",
+    r3=". o o . . . . . .",
 )
 BOTH_RUN_OUT_EVEN = drawn(
     r6=". . . O . . . . .",
@@ -202,6 +224,15 @@ def test_a_long_push_moves_the_whole_unbroken_line_of_any_colours() -> None:
     assert after.counts(BLUE) == (1, 2, 3) and after.counts(RED) == (1, 2, 3)
 
 
+def test_a_diagonal_push_moves_the_whole_diagonal_line() -> None:
+    after = play(make().initial_state(), "f7-NE")  # f7 g8 h9 i10 j11 all move; k12 was free
+    pieces = after.pieces()
+    assert "f7" not in pieces
+    assert [pieces[sq] for sq in ("g8", "h9", "i10", "j11", "k12")] == ["O", "X", "S", "S", "O"]
+    assert len(pieces) == 30
+    assert after.no_return == ("NE", ("g8", "h9", "i10", "j11", "k12"))
+
+
 def test_the_push_stops_at_the_first_empty_square() -> None:
     state = small(LINE)
     after = play(state, "f6-E")  # pushes g6 onto h6; nothing beyond moves
@@ -251,6 +282,21 @@ def test_no_return_for_the_mover_pushed_back_onto_its_square() -> None:
     message = refused(state, "e5-W")
     assert "the Blue square on d5 would go back to c5" in message
     assert "e5-N" in moves(state)
+
+
+def test_no_return_follows_the_piece_not_the_square() -> None:
+    # Blue's square left c5; Red's square on d4 may still step onto c5: it is another piece.
+    state = play(small(STEP_EAST), "c5-E")
+    assert "d4-NW" in moves(state)
+    assert play(state, "d4-NW").pieces()["c5"] == "s"
+
+
+def test_no_return_does_not_cover_the_movers_own_last_turn() -> None:
+    # Red's circle left e5 on Red's own last turn (e5-N); it may go straight back.
+    state = play(small(PUSH_EAST), "b5-E", "e5-N", "c5-N")
+    assert state.no_return == ("N", ("c6",))
+    assert "e6-S" in moves(state)
+    assert play(state, "e6-S").pieces()["e5"] == "o"
 
 
 def test_no_return_is_judged_before_splinters_are_removed() -> None:
@@ -335,6 +381,20 @@ def test_a_tie_of_three_groups_gives_three_moves() -> None:
     assert set(play(state, "e5-NW/f6").pieces()) == {"f6", "g7"}
 
 
+def test_a_tie_of_four_groups_gives_four_moves() -> None:
+    state = small(FOUR_LINES)
+    assert moves(state, "e5-NW") == {"e5-NW/a1", "e5-NW/i1", "e5-NW/d6", "e5-NW/f6"}
+    assert "e5-N" in moves(state)  # e6 touches d6 and f6: one largest group, of nine
+    assert not moves(state, "e5-N/")
+    kept = {keep: set(play(state, f"e5-NW/{keep}").pieces()) for keep in ("a1", "i1", "d6", "f6")}
+    assert kept == {
+        "a1": {"a1", "b2", "c3", "d4"},
+        "i1": {"f4", "g3", "h2", "i1"},
+        "d6": {"d6", "c7", "b8", "a9"},  # the mover's line; a9's circle fell off
+        "f6": {"f6", "g7", "h8", "i9"},
+    }
+
+
 def test_a_move_without_a_tie_names_no_group() -> None:
     state = small(TWO_BLOCKS)
     assert "e5-N" in moves(state)  # joins f6's block: 7 against 6
@@ -369,6 +429,19 @@ def test_a_move_that_costs_the_mover_its_own_last_cross_loses() -> None:
     assert after.outcome == Outcome.win(RED, 2, "Blue has no crosses left")
 
 
+def test_a_move_that_splinters_away_the_movers_own_last_cross_loses() -> None:
+    state = small(drawn(r5=". . S o X . . . .", r4=". . s O x o . . ."))
+    after = play(state, "e5-NE")  # Blue's only cross steps to f6, alone, and is removed
+    assert "f6" not in after.pieces()
+    assert after.outcome == Outcome.win(RED, 2, "Blue has no crosses left")
+
+
+def test_a_side_without_circles_loses() -> None:
+    state = small(drawn(r5="O X x . . . . . .", r4="S o s . . . . . ."), ply=1)
+    after = play(state, "c5-W")  # Red pushes Blue's only circle off at a5
+    assert after.outcome == Outcome.win(RED, 2, "Blue has no circles left")
+
+
 def test_when_both_run_out_in_one_move_more_pieces_wins() -> None:
     after = play(small(BOTH_RUN_OUT), "c5-W")
     assert after.outcome == Outcome.win(
@@ -376,6 +449,16 @@ def test_when_both_run_out_in_one_move_more_pieces_wins() -> None:
         2,
         "both sides ran out of a type in the same move (Blue has no circles, Red no squares); "
         "Blue has more pieces on the board, 3 to 2",
+    )
+
+
+def test_when_both_run_out_the_side_with_more_pieces_wins_even_against_the_mover() -> None:
+    after = play(small(BOTH_RUN_OUT_RED_MORE), "c5-W")  # Blue moves; Red keeps 4 to 3
+    assert after.outcome == Outcome.win(
+        RED,
+        2,
+        "both sides ran out of a type in the same move (Blue has no circles, Red no squares); "
+        "Red has more pieces on the board, 4 to 3",
     )
 
 
@@ -395,6 +478,13 @@ def test_the_engine_cap_ends_a_long_game_in_a_tie() -> None:
     assert after.outcome == Outcome.draw(2, "engine safeguard: 2 turns without a result")
 
 
+def test_a_win_on_the_last_turn_before_the_cap_is_a_win() -> None:
+    game = make(size="9x10", max_plies=1)
+    state = game.parse_state(position(drawn(r5="s O x X . . . . .", r4="S o O o . . . . .")))
+    after = play(state, "d5-W")  # the cap's turn, but Red's only square falls off
+    assert after.outcome == Outcome.win(BLUE, 2, "Red has no squares left")
+
+
 def test_a_side_without_a_move_passes() -> None:
     # No reachable position has it (a side with a piece always has one of its 8 directions
     # open), so the kernel is asked directly about a side with no pieces left.
@@ -404,6 +494,12 @@ def test_a_side_without_a_move_passes() -> None:
     board_cells[(board_cells >= 1) & (board_cells <= 3)] = 0  # Blue's pieces gone
     k.recount(cells, game.params)
     assert list(k.legal_actions(cells, game.params, game.nbr)) == [k.PASS]
+
+
+def test_a_pass_counts_as_a_turn() -> None:
+    state = small(EDGE, ply=2)
+    cells = k.apply_action(state.cells, k.PASS, state.game.params, state.game.nbr)
+    assert cells[k.PLY_AT] == 3 and cells[k.TO_MOVE_AT] == RED
 
 
 def test_pass_is_refused_while_a_move_exists() -> None:

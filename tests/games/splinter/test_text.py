@@ -182,12 +182,20 @@ def test_default_options() -> None:
         ({"size": "3x4"}, "accepted: files x ranks"),
         ({"size": "27x28"}, "accepted: files x ranks"),
         ({"size": 15}, "accepted: files x ranks"),
+        ({"size": "27x26"}, "accepted: files x ranks"),
+        ({"size": "25x28"}, "accepted: files x ranks"),
+        ({"size": "3x6"}, "accepted: files x ranks"),
+        ({"size": "5x4"}, "accepted: files x ranks"),
+        ({"size": "15x18x2"}, "accepted: files x ranks"),
+        ({"layout": 7}, "accepted: Blue's 15 start cells row by row"),
         ({"layout": "OOO/XX/OSO/XS/OXO"}, "rows of 3/2/3/2/3/2 letters"),
         ({"layout": "SSS/XX/OOO/XO/OOO/OO"}, "with 2 squares, 4 crosses and 9 circles"),
         ({"layout": "OOO/XX/OQO/XS/OXO/OO"}, "(S square, X cross, O circle)"),
         ({"first": 2}, "accepted: one of 0, 1, random"),
         ({"first": "blue"}, "accepted: one of 0, 1, random"),
         ({"max_plies": 0}, "accepted: an integer >= 1"),
+        ({"max_plies": None}, "accepted: an integer >= 1"),
+        ({"max_plies": "many"}, "accepted: an integer >= 1"),
         ({"colour": "blue"}, "accepted options: size, layout, first, max_plies"),
     ],
 )
@@ -197,6 +205,19 @@ def test_bad_options_are_refused_with_the_accepted_values(
     with pytest.raises(InvalidOptionError) as caught:
         ludoteca.make("splinter", **options)
     assert expected in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("size", "files", "ranks"),
+    [("5x6", "abcde", (1, 6)), ("25x26", "klmno", (11, 16)), ("5x26", "abcde", (11, 16))],
+)
+def test_option_size_accepts_the_smallest_and_largest_boards(
+    size: str, files: str, ranks: tuple[int, int]
+) -> None:
+    state = make(size=size).initial_state()
+    assert {square[0] for square in state.pieces()} == set(files)
+    assert {int(square[1:]) for square in state.pieces()} == set(range(ranks[0], ranks[1] + 1))
+    assert state.counts(0) == state.counts(1) == (2, 4, 9)
 
 
 def test_options_given_as_text_are_read() -> None:
