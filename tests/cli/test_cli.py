@@ -45,7 +45,9 @@ def test_an_unknown_game_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -
         (["play", "salta", "--p1", "grandmaster"], "unknown agent 'grandmaster'"),
         (["replay", "missing.json"], "cannot read saved game"),
         (["bench", "--option", "goal=ludii"], "--option needs a game id"),
-        (["bench", "salta", "--seconds", "0"], "--seconds must be positive"),
+        (["bench", "salta", "--seconds", "0"], "--seconds must be a number of seconds above 0"),
+        (["bench", "salta", "--seconds", "nan"], "--seconds must be a number of seconds above 0"),
+        (["bench", "salta", "--seconds", "inf"], "--seconds must be a number of seconds above 0"),
     ],
 )
 def test_bad_input_is_reported_without_a_traceback(

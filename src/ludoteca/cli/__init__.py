@@ -28,6 +28,7 @@ from ludoteca.core.options import format_option_value, parse_option_assignments
 from ludoteca.core.registry import game_class, game_ids, make
 
 USAGE_ERROR = 2
+MAX_BENCH_SECONDS = 86_400
 
 
 def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None) -> int:
@@ -207,8 +208,11 @@ def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine
 
 
 def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
-    if arguments.seconds <= 0:
-        raise LudotecaError(f"--seconds must be positive; got {arguments.seconds}")
+    if not 0 < arguments.seconds < MAX_BENCH_SECONDS:  # also refuses nan and inf
+        raise LudotecaError(
+            f"--seconds must be a number of seconds above 0 and below {MAX_BENCH_SECONDS:,}; "
+            f"got {arguments.seconds}"
+        )
     if arguments.option and arguments.game is None:
         raise LudotecaError("--option needs a game id: options differ between games")
     ids = [arguments.game] if arguments.game else list(game_ids())
