@@ -291,14 +291,20 @@ def initial_cells(params):
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
 
 
-@njit(cache=True)
-def random_playout_inplace(s, params, totals, out):
-    """Play ``s`` to the end: rolls with their probabilities, moves uniformly at random.
+NO_PLY_LIMIT = np.iinfo(np.int64).max
 
-    Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves;
-    ``out`` is scratch space for ``MAX_LEGAL`` actions.
+
+@njit(cache=True)
+def random_playout_inplace(s, params, totals, out, max_plies):
+    """Play ``s``: rolls with their probabilities, moves uniformly at random.
+
+    Stops when the game is over or after ``max_plies`` plies (chance outcomes count;
+    `NO_PLY_LIMIT`: play to the end). Adds to ``totals`` (see `random_playouts`) the plies,
+    decision states and legal moves; ``out`` is scratch space for ``MAX_LEGAL`` actions.
     """
-    while s[STATUS_AT] == ONGOING:
+    plies = 0
+    while s[STATUS_AT] == ONGOING and plies < max_plies:
+        plies += 1
         if s[SIDE_AT] == NO_SIDE:
             apply_action_inplace(s, FIRST_0 + np.random.randint(2), params)
         elif s[DIE_AT] == 0:
@@ -321,10 +327,26 @@ def random_playouts(start, params, count, seed):
     for _ in range(count):
         s[:] = start
         plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, totals, out)
+        random_playout_inplace(s, params, totals, out, NO_PLY_LIMIT)
         totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
         if s[STATUS_AT] == DRAW:
             totals[T_DRAWS] += 1
         else:
             totals[T_WINS + (0 if s[STATUS_AT] == WHITE_WINS else 1)] += 1
     return totals
+
+
+@njit(cache=True)
+def random_rollout(start, params, max_plies, seed):
+    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
+
+    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (rolls and
+    the first-player draw with their probabilities, moves uniformly among the legal ones),
+    stopping early when the game ends. ``start`` is unchanged.
+    """
+    np.random.seed(seed)
+    s = start.astype(np.int32)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    random_playout_inplace(s, params, totals, out, max_plies)
+    return s

@@ -339,17 +339,24 @@ T_LEAPS_HOME = 13
 NUM_TOTALS = 14
 
 
-@njit(cache=True)
-def random_playout_inplace(s, params, targets, out, totals):
-    """Play ``s`` to the end: the bag draw at even odds, then uniformly random legal moves.
+NO_PLY_LIMIT = np.iinfo(np.int64).max
 
-    Adds the plies (the draw included), decision states, legal moves, passes and leaps to
+
+@njit(cache=True)
+def random_playout_inplace(s, params, targets, out, totals, max_plies):
+    """Play ``s``: the bag draw at even odds, then uniformly random legal moves.
+
+    Stops when the game is over or after ``max_plies`` plies (the draw counts; `NO_PLY_LIMIT`:
+    play to the end). Adds the plies, decision states, legal moves, passes and leaps to
     ``totals``; ``out`` is scratch space for ``MAX_LEGAL`` actions.
     """
-    if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN:
+    plies = 0
+    if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN and plies < max_plies:
         apply_action_inplace(s, np.random.randint(2), params, targets)
         totals[T_PLIES] += 1
-    while s[STATUS_AT] == ONGOING:
+        plies += 1
+    while s[STATUS_AT] == ONGOING and plies < max_plies:
+        plies += 1
         n = legal_actions_into(s, params, targets, out)
         totals[T_DECISIONS] += 1
         totals[T_LEGAL_MOVES] += n
@@ -374,7 +381,7 @@ def random_playouts(start, params, targets, count, seed):
     for _ in range(count):
         s[:] = start
         plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, targets, out, totals)
+        random_playout_inplace(s, params, targets, out, totals, NO_PLY_LIMIT)
         totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
         first = s[FIRST_AT]
         if first == SALT:
@@ -392,3 +399,19 @@ def random_playouts(start, params, targets, count, seed):
             if winner == first:
                 totals[T_FIRST_MOVER_WINS] += 1
     return totals
+
+
+@njit(cache=True)
+def random_rollout(start, params, targets, max_plies, seed):
+    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
+
+    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the bag
+    draw at even odds, moves uniformly among the legal ones), stopping early when the game ends.
+    ``start`` is unchanged.
+    """
+    np.random.seed(seed)
+    s = start.astype(np.int32)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    random_playout_inplace(s, params, targets, out, totals, max_plies)
+    return s

@@ -403,22 +403,42 @@ def apply_action(s, action, params, goals):
     return t
 
 
-@njit(cache=True)
-def random_playout_inplace(s, params, goals, totals):
-    """Play uniformly random moves on ``s`` to the end (numba's seeded generator).
+NO_PLY_LIMIT = np.iinfo(np.int64).max
 
-    Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves.
+
+@njit(cache=True)
+def random_playout_inplace(s, params, goals, totals, max_plies):
+    """Play uniformly random moves on ``s`` (numba's seeded generator).
+
+    Stops when the game is over or after ``max_plies`` plies (`NO_PLY_LIMIT`: play to the
+    end). Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves.
     """
     out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
-    while s[STATUS_AT] == ONGOING:
+    plies = 0
+    while s[STATUS_AT] == ONGOING and plies < max_plies:
         n = legal_actions_into(s, params, goals, out)
         totals[T_DECISIONS] += 1
         totals[T_LEGAL_MOVES] += n
         apply_action_inplace(s, out[np.random.randint(n)], params, goals)
         totals[T_PLIES] += 1
+        plies += 1
 
 
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
+
+
+@njit(cache=True)
+def random_rollout(start, params, goals, max_plies, seed):
+    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
+
+    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (moves
+    uniformly among the legal ones), stopping early when the game ends. ``start`` is unchanged.
+    """
+    np.random.seed(seed)
+    s = start.astype(np.int32)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    random_playout_inplace(s, params, goals, totals, max_plies)
+    return s
 
 
 @njit(cache=True)
@@ -430,7 +450,7 @@ def random_playouts(start, params, goals, count, seed):
     for _ in range(count):
         s[:] = start
         plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, goals, totals)
+        random_playout_inplace(s, params, goals, totals, NO_PLY_LIMIT)
         totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
         if s[STATUS_AT] == DRAW:
             totals[T_DRAWS] += 1

@@ -885,6 +885,30 @@ def apply_action(s, action, params, nbr):
 # -- random playouts --------------------------------------------------------------------------
 
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts; ties count as draws
+NO_PLY_LIMIT = np.iinfo(np.int64).max
+
+
+@njit(cache=True)
+def random_playout_inplace(s, params, nbr, work, out, totals, max_plies):
+    """Play ``s``: the first-player draw at even odds, then uniformly random legal moves.
+
+    Stops when the game is over or after ``max_plies`` plies (the draw counts; `NO_PLY_LIMIT`:
+    play to the end). Adds the decision states and legal moves to ``totals`` and returns the
+    plies played. ``work`` is `new_workspace`'s tuple; ``out`` has room for ``MAX_LEGAL + 1``.
+    """
+    label, order, groups, seeds, group_sizes, sizes = work
+    plies = 0
+    while s[STATUS_AT] == ONGOING and plies < max_plies:
+        if s[TO_MOVE_AT] == CHANCE:
+            action = np.random.randint(2)
+        else:
+            n = legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out)
+            totals[T_DECISIONS] += 1
+            totals[T_LEGAL_MOVES] += n
+            action = out[np.random.randint(n)]
+        apply_action_inplace(s, action, params, nbr, label, order, groups, sizes)
+        plies += 1
+    return plies
 
 
 @njit(cache=True)
@@ -895,22 +919,12 @@ def random_playouts(start, params, nbr, count, seed):
     """
     np.random.seed(seed)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    label, order, groups, seeds, group_sizes, sizes = new_workspace(nbr.shape[0])
+    work = new_workspace(nbr.shape[0])
     out = np.empty(MAX_LEGAL + 1, dtype=np.int64)
     s = start.copy()
     for _ in range(count):
         s[:] = start
-        plies = 0
-        while s[STATUS_AT] == ONGOING:
-            if s[TO_MOVE_AT] == CHANCE:
-                action = np.random.randint(2)
-            else:
-                n = legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out)
-                totals[T_DECISIONS] += 1
-                totals[T_LEGAL_MOVES] += n
-                action = out[np.random.randint(n)]
-            apply_action_inplace(s, action, params, nbr, label, order, groups, sizes)
-            plies += 1
+        plies = random_playout_inplace(s, params, nbr, work, out, totals, NO_PLY_LIMIT)
         totals[T_PLIES] += plies
         totals[T_LONGEST] = max(totals[T_LONGEST], plies)
         if s[STATUS_AT] == TIE:
@@ -918,3 +932,19 @@ def random_playouts(start, params, nbr, count, seed):
         else:
             totals[T_WINS + (0 if s[STATUS_AT] == BLUE_WINS else 1)] += 1
     return totals
+
+
+@njit(cache=True)
+def random_rollout(start, params, nbr, max_plies, seed):
+    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
+
+    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the
+    first-player draw at even odds, moves uniformly among the legal ones), stopping early when
+    the game ends. ``start`` is unchanged.
+    """
+    np.random.seed(seed)
+    s = start.astype(np.int32)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    out = np.empty(MAX_LEGAL + 1, dtype=np.int64)
+    random_playout_inplace(s, params, nbr, new_workspace(nbr.shape[0]), out, totals, max_plies)
+    return s

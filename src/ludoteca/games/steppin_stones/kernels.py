@@ -300,10 +300,19 @@ def started(s, geo, params):
 NUM_TOTALS = T_WINS + 1  # the standard totals of ludoteca.core.playouts, one player
 
 
+NO_PLY_LIMIT = np.iinfo(np.int64).max
+
+
 @njit(cache=True)
-def random_playout_inplace(s, geo, params, work, out, totals):
-    """Play ``s`` to the end: dice rolled fairly, moves chosen uniformly among the legal ones."""
-    while s[STATUS_AT] == ONGOING:
+def random_playout_inplace(s, geo, params, work, out, totals, max_plies):
+    """Play ``s``: dice rolled fairly, moves chosen uniformly among the legal ones.
+
+    Stops when the game is over or after ``max_plies`` plies (rolls count; `NO_PLY_LIMIT`: play
+    to the end). Adds the plies, decision states and legal moves to ``totals``.
+    """
+    plies = 0
+    while s[STATUS_AT] == ONGOING and plies < max_plies:
+        plies += 1
         if is_chance_node(s):
             action = _roll(s)
         else:
@@ -326,10 +335,26 @@ def random_playouts(start, geo, params, count, seed):
     for _ in range(count):
         s[:] = start
         plies_before = totals[T_PLIES]
-        random_playout_inplace(s, geo, params, work, out, totals)
+        random_playout_inplace(s, geo, params, work, out, totals, NO_PLY_LIMIT)
         totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
         if s[STATUS_AT] == WON:
             totals[T_WINS] += 1
         else:
             totals[T_DRAWS] += 1
     return totals
+
+
+@njit(cache=True)
+def random_rollout(start, geo, params, max_plies, seed):
+    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
+
+    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (dice
+    rolled fairly, moves uniformly among the legal ones), stopping early when the game ends.
+    ``start`` is unchanged.
+    """
+    np.random.seed(seed)
+    s = start.astype(np.int32)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    random_playout_inplace(s, geo, params, new_work(), out, totals, max_plies)
+    return s
