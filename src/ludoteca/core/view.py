@@ -1,0 +1,164 @@
+"""What a front end draws: a game-agnostic picture of a position, and how clicks make moves.
+
+Every game's ``view`` module provides two functions over its states::
+
+    drawing(state) -> Drawing            # the board, the pieces, the dice, the status
+    click_paths(state) -> dict[str, tuple[str, ...]]
+                                         # legal move text -> the region ids clicked, in order
+
+A `Drawing` is plain data in board units (the front end scales it): clickable `Region` values
+(squares, points, a hand, a home), the `Piece` values standing on them, `Mark` decorations
+(coordinates, lines) and `Die` values. Nothing here knows about HTML: the web layer turns a
+drawing into SVG and the terminal could draw it as text.
+
+Click paths make one input method for every game: a person clicks regions one after another;
+the moves whose path starts with the clicks so far stay possible and the next regions of their
+paths are highlighted; when the clicks equal exactly one move's whole path, that move is played.
+Moves whose paths are equal, or that are a prefix of another move's path (Splinter's choice of
+the surviving group), are offered by their text once the clicks reach them. A move with the
+empty path (``pass``, ``end``, a resignation) is offered as a button only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+RegionShape = Literal["rect", "circle"]
+PieceShape = Literal[
+    "disc",  # a plain round counter (Pente Grammai, Salt 'n' Pepper)
+    "star",
+    "moon",
+    "sun",  # Salta's three kinds
+    "square",
+    "cross",
+    "circle",  # Splinter's three types
+    "coin",  # a piecepack coin (``text`` is its value or suit)
+    "pawn",  # a piecepack pawn
+    "tile",  # a piecepack tile or stone
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A place that can be clicked: a square, a point, a hand, a home.
+
+    Attributes:
+        id: Unique within the drawing; the name the notation uses where there is one (``"c3"``).
+        x: Left edge, in board units.
+        y: Top edge, in board units (y grows downwards, as in SVG).
+        width: Width in board units.
+        height: Height in board units.
+        label: Text alternative read by screen readers, e.g. ``"c3, dark square"``.
+        style: A style name for the front end (``"dark"``, ``"light"``, ``"sacred"``,
+            ``"home"``, ``"hand"``, ``"hole"``, ...).
+        shape: ``"rect"``, or ``"circle"`` inscribed in the rectangle.
+    """
+
+    id: str
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    style: str = ""
+    shape: RegionShape = "rect"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece standing on a region (several on one region are stacked by the front end).
+
+    Attributes:
+        region: The id of the region it stands on.
+        owner: The player index that owns it, or ``None`` for neutral pieces.
+        shape: How to draw it (see `PieceShape`).
+        text: A short text drawn on it (``"3"``, ``"♠"``), possibly empty.
+        label: Text alternative, e.g. ``"Green Star 3"``.
+        style: A style name for colour (``"green"``, ``"red"``, ``"salt"``, ``"moons"``, ...).
+    """
+
+    region: str
+    owner: int | None
+    shape: PieceShape
+    text: str
+    label: str
+    style: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A decoration: a text (coordinates, captions) or a line between two points.
+
+    Attributes:
+        kind: ``"text"`` (at ``x, y``, centred) or ``"line"`` (from ``x, y`` to ``x2, y2``).
+        x: Horizontal position in board units.
+        y: Vertical position in board units.
+        text: The text of a ``"text"`` mark.
+        x2: End of a line.
+        y2: End of a line.
+        style: A style name (``"coordinate"``, ``"sacred"``, ``"caption"``, ...).
+    """
+
+    kind: Literal["text", "line"]
+    x: float
+    y: float
+    text: str = ""
+    x2: float = 0.0
+    y2: float = 0.0
+    style: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die as shown beside the board.
+
+    Attributes:
+        value: The face shown (``0`` when not rolled yet).
+        faces: The number of faces (6 for an ordinary die).
+        label: What the die is and what it can still do, e.g. ``"white die 4: unused"``.
+        used: Whether it has been used up this turn.
+        text: The face as drawn when it is not a number (a piecepack suit), else empty.
+    """
+
+    value: int
+    faces: int
+    label: str
+    used: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """Everything a front end needs to draw one position.
+
+    Attributes:
+        width: Width of the board area in board units.
+        height: Height of the board area in board units.
+        regions: The clickable places, in drawing order.
+        pieces: The pieces, each on one of ``regions``.
+        marks: Decorations drawn over the regions and under the pieces.
+        dice: The dice, empty for games without them.
+        status: One line: whose turn and what they must do, or the result with its reason.
+        notes: Further short lines shown beside the board (pieces in hand, scores, phase).
+    """
+
+    width: float
+    height: float
+    regions: tuple[Region, ...]
+    pieces: tuple[Piece, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    dice: tuple[Die, ...] = ()
+    status: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def region(self, region_id: str) -> Region:
+        """The region with this id.
+
+        Raises:
+            KeyError: No region has this id.
+        """
+        for region in self.regions:
+            if region.id == region_id:
+                return region
+        raise KeyError(region_id)
