@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay and bench.
+"""The ``ludoteca`` command: games, rules, play, replay, arena and bench.
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -19,6 +19,7 @@ from rich.table import Table
 
 from ludoteca.ai import AGENT_SPECS, agent_from_spec
 from ludoteca.analysis.bench import bench_game, machine_info
+from ludoteca.cli.arena import add_arena_command, run_arena
 from ludoteca.cli.play import PlaySession, ReadLine, Seat, pick_game
 from ludoteca.cli.replay import run_replay
 from ludoteca.core import records
@@ -103,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     _option_argument(bench)
     bench.set_defaults(handler=_bench)
+
+    _option_argument(add_arena_command(commands, _arena))
     return parser
 
 
@@ -205,6 +208,10 @@ def _seat_seed(seed: int | None, seat: int) -> int | None:
 def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
     record = records.load(arguments.file)
     return run_replay(record, console=console, read_line=read_line, all_at_once=arguments.all)
+
+
+def _arena(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    return run_arena(arguments, console, _make_game(arguments.game, arguments.option))
 
 
 def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:

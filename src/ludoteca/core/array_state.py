@@ -84,6 +84,32 @@ class ArrayState(State):
         cells: Cells = game.kernels.apply_action(self._cells, action, *game.kernel_args)
         return cells
 
+    def legal_actions(self) -> tuple[int, ...]:
+        """The integer actions of `legal_moves`, straight from the kernel (cached)."""
+        actions: tuple[int, ...] | None = self._cache.get("actions")
+        if actions is None:
+            actions = () if self.is_over else tuple(int(a) for a in self._legal_actions())
+            self._cache["actions"] = actions
+        return actions
+
+    def apply_action(self, action: int) -> ArrayState:
+        """The position after the legal ``action``, without building move texts.
+
+        Raises:
+            IllegalMoveError: No legal move has this index here.
+        """
+        if action not in self.legal_actions():
+            self.move_from_index(action)  # raises with the list of legal actions
+        return type(self)(self._game, self._successor(action))
+
+    def random_rollout(self, max_plies: int, seed: int) -> ArrayState:
+        """At most ``max_plies`` random plies in one compiled call (see `State.random_rollout`)."""
+        game = self._game
+        cells: Cells = game.kernels.random_rollout(
+            self._cells, *game.kernel_args, max_plies, seed
+        )
+        return type(self)(game, cells)
+
     @abstractmethod
     def _action_text(self, action: int) -> str:
         """The canonical text of a legal ``action`` in this position."""

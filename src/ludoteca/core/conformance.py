@@ -3,8 +3,9 @@
 `check_game` plays seeded random games to the end and checks, at every position, what the
 `Game`/`State` contract promises: text round trips of moves and positions, immutability,
 equality and hashing by value, legal moves that are unique and consistent with their integer
-actions, chance probabilities that sum to 1, returns that match the winner, determinism by seed,
-and termination. Game authors run it on a new game before anything else.
+actions (`legal_actions`, `apply_action`), chance probabilities that sum to 1, returns that match
+the winner, determinism by seed, and termination. Game authors run it on a new game before
+anything else.
 """
 
 from __future__ import annotations
@@ -100,6 +101,11 @@ def _check_state(game: Game, state: State, rng: random.Random) -> None:
             "decision moves have indices in range(game.num_actions)",
             state,
         )
+    _expect(
+        state.legal_actions() == tuple(m.index for m in moves),
+        "legal_actions() must list the indices of legal_moves() in the same order",
+        state,
+    )
     for move in rng.sample(moves, min(len(moves), 4)):
         _check_move(state, move, text)
 
@@ -119,6 +125,7 @@ def _check_move(state: State, move: Move, text_before: str) -> None:
     after = state.apply(move)
     _expect(state.to_text() == text_before, "apply must not change the state", state)
     _expect(after == state.apply(move.text), "apply(move) and apply(text) must agree", state)
+    _expect(after == state.apply_action(move.index), "apply_action must agree with apply", state)
     try:
         state.apply(_impossible_move(move))
     except IllegalMoveError:

@@ -8,6 +8,7 @@ Moves and positions have canonical one-line texts that parse back to equal value
 
 from __future__ import annotations
 
+import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -276,6 +277,42 @@ class State(ABC):
             f"action {index} is not legal here; legal actions: "
             + (", ".join(str(m.index) for m in self.legal_moves()) or "none (the game is over)")
         )
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The integer actions of `legal_moves`, in the same order (no move texts are built).
+
+        Searching agents use this with `apply_action`; at a chance node these are the outcome
+        indices.
+        """
+        return tuple(move.index for move in self.legal_moves())
+
+    def apply_action(self, action: int) -> State:
+        """The position after the legal move (or chance outcome) with integer ``action``.
+
+        Raises:
+            IllegalMoveError: No legal move has this index here.
+        """
+        return self._apply_legal(self.move_from_index(action))
+
+    def random_rollout(self, max_plies: int, seed: int) -> State:
+        """The position after at most ``max_plies`` random plies from this one.
+
+        Chance outcomes are drawn with their probabilities and moves uniformly among the legal
+        ones, from a generator seeded with ``seed``; the rollout stops early when the game ends.
+        Kernel games override this with one compiled call.
+        """
+        rng = random.Random(seed)
+        state: State = self
+        for _ in range(max_plies):
+            if state.is_over:
+                break
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                move = rng.choice(state.legal_moves())
+            state = state._apply_legal(move)
+        return state
 
     def apply(self, move: Move | str) -> State:
         """Return the position after ``move`` (a `Move` or its text); this state is unchanged.
