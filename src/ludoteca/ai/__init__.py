@@ -1,5 +1,23 @@
-"""Computer players: the agent interface and the agents themselves."""
+"""Computer players: random, MCTS with chance nodes, expectimax/alpha-beta, levels 1-5, hints."""
 
-from ludoteca.ai.agents import AGENT_SPECS, Agent, AgentError, RandomAgent, agent_from_spec
+from ludoteca.ai.agents import Agent, AgentError, RandomAgent
+from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.levels import LEVELS, Hint, hint, level_setting, make_agent
+from ludoteca.ai.mcts import MCTSAgent, SearchResult
+from ludoteca.ai.specs import AGENT_SPECS, agent_from_spec
 
-__all__ = ["AGENT_SPECS", "Agent", "AgentError", "RandomAgent", "agent_from_spec"]
+__all__ = [
+    "AGENT_SPECS",
+    "LEVELS",
+    "Agent",
+    "AgentError",
+    "AlphaBetaAgent",
+    "Hint",
+    "MCTSAgent",
+    "RandomAgent",
+    "SearchResult",
+    "agent_from_spec",
+    "hint",
+    "level_setting",
+    "make_agent",
+]

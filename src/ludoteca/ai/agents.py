@@ -10,7 +10,7 @@ import random
 from abc import ABC, abstractmethod
 
 from ludoteca.core.errors import LudotecaError
-from ludoteca.core.game import Game, Move, State
+from ludoteca.core.game import Move, State
 from ludoteca.core.outcome import CHANCE
 
 
@@ -54,36 +54,3 @@ class RandomAgent(Agent):
 
     def _choose(self, state: State) -> Move:
         return self._rng.choice(state.legal_moves())
-
-
-AGENT_SPECS = "random, random:seed=N"
-
-
-def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
-    """Build an agent from its text spec, e.g. ``"random"`` or ``"random:seed=7"``.
-
-    Args:
-        spec: The agent spec (``human`` is not an agent: front ends handle people).
-        game: The game the agent will play (agents that search need its rules).
-        seed: Seed used when the spec gives none.
-
-    Raises:
-        AgentError: An unknown agent or parameter; the message lists the accepted specs.
-    """
-    kind, _, parameter_text = spec.strip().partition(":")
-    parameters: dict[str, str] = {}
-    for item in filter(None, parameter_text.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise AgentError(f"agent parameter {item!r} is not of the form name=value")
-        parameters[key.strip()] = value.strip()
-    if kind == "random":
-        unknown = sorted(set(parameters) - {"seed"})
-        if unknown:
-            raise AgentError(f"the random agent has no parameter {unknown[0]!r}; accepted: seed")
-        if "seed" in parameters:
-            if not parameters["seed"].lstrip("-").isdigit():
-                raise AgentError(f"seed must be an integer; got {parameters['seed']!r}")
-            seed = int(parameters["seed"])
-        return RandomAgent(seed)
-    raise AgentError(f"unknown agent {spec!r}; accepted: {AGENT_SPECS}")

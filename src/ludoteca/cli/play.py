@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.markup import escape
 
-from ludoteca.ai import Agent
+from ludoteca.ai import Agent, hint
 from ludoteca.core import records
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import LudotecaError
@@ -25,6 +25,7 @@ from ludoteca.core.registry import game_class
 HELP = """\
 Type a move in notation (e.g. {example}), or a command:
   moves        list the legal moves
+  hint         the move the strongest computer level would play, with its win chance
   undo         take back your last move (and the computer's reply)
   save FILE    save the game as JSON (ludoteca replay FILE shows it again)
   board        show the board again
@@ -148,6 +149,8 @@ class PlaySession:
             self.console.print(f"Legal moves: {escape(legal)}")
         elif command == "board":
             self._show_board()
+        elif command == "hint":
+            self._hint()
         elif command == "undo":
             self._undo()
         elif command == "save":
@@ -175,6 +178,18 @@ class PlaySession:
     def _play_move(self, move: Move) -> None:
         self.history.append((self.state, move))
         self.state = self.state.apply(move)
+
+    def _hint(self) -> None:
+        """Show the level-5 move for the player to move, with its estimated win chance."""
+        if self.state.is_over or self.state.to_move == CHANCE:
+            self.console.print("[red]A hint is for a player to move; nobody is to move now.[/red]")
+            return
+        self.console.print("Thinking ...", style="dim")
+        suggestion = hint(self.state, level=5, seed=len(self.history))
+        self.console.print(
+            f"Hint: [bold]{escape(suggestion.move.text)}[/bold] "
+            f"(estimated win chance {suggestion.win_chance:.0%})"
+        )
 
     def _undo(self) -> None:
         """Go back to the previous position where a person was to move."""

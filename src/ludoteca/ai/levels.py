@@ -1,0 +1,145 @@
+"""Strength levels 1-5 for every game, and hints.
+
+A level is a search engine with a budget, tuned per game (docs/ai.md lists them):
+
+1. **Beginner**: a small MCTS (50 iterations) that plays a random move one time in four.
+2. **Casual**: MCTS with 200 iterations.
+3. **Club**: MCTS with 1,000 iterations.
+4. **Strong**: MCTS with 4,000 iterations, at most 1 s per move.
+5. **Strongest**: the game's best engine at about 1.5 s per move (MCTS, or alpha-beta where it
+   plays better at equal time), so a move comes within 2 s on the development machine.
+
+Levels 1-3 are reproducible with a seed (iteration budgets); levels 4-5 stop at a deadline too,
+so on a slower machine they search less.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from ludoteca.ai.agents import Agent, AgentError
+from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.core.game import Game, Move, State
+
+LEVELS = (1, 2, 3, 4, 5)
+Engine = Literal["mcts", "alphabeta"]
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSetting:
+    """How one level plays.
+
+    Attributes:
+        summary: One line for menus and docs.
+        engine: ``"mcts"`` or ``"alphabeta"``.
+        iterations: MCTS iterations per move (``None``: time only).
+        seconds: Time budget per move (``None``: iterations only).
+        blunder: Chance of playing a uniformly random move instead.
+    """
+
+    summary: str
+    engine: Engine
+    iterations: int | None
+    seconds: float | None
+    blunder: float = 0.0
+
+
+_DEFAULT_LEVELS = (
+    LevelSetting("beginner: small search, a random move one time in four", "mcts", 50, None, 0.25),
+    LevelSetting("casual: MCTS, 200 iterations", "mcts", 200, None),
+    LevelSetting("club: MCTS, 1,000 iterations", "mcts", 1000, None),
+    LevelSetting("strong: MCTS, 4,000 iterations or 1 s", "mcts", 4000, 1.0),
+    LevelSetting("strongest: MCTS for 1.5 s", "mcts", None, 1.5),
+)
+
+#: Per game: plies of random rollout before the heuristic evaluation (``None``: to the end).
+ROLLOUT_PLIES: dict[str, int | None] = {}
+
+#: Per game: level settings that differ from the defaults, by level number.
+_GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {}
+
+
+def level_setting(game: Game, level: int) -> LevelSetting:
+    """The setting of ``level`` for ``game``.
+
+    Raises:
+        AgentError: ``level`` is not 1-5.
+    """
+    if isinstance(level, bool) or level not in LEVELS:
+        raise AgentError(f"level must be 1, 2, 3, 4 or 5; got {level!r}")
+    return _GAME_LEVELS.get(game.id, {}).get(level, _DEFAULT_LEVELS[level - 1])
+
+
+def make_agent(game: Game, level: int = 3, *, seed: int | None = None) -> Agent:
+    """The computer player of ``level`` (1 weakest - 5 strongest) for ``game``.
+
+    Raises:
+        AgentError: ``level`` is not 1-5.
+    """
+    setting = level_setting(game, level)
+    name = f"level:{level}"
+    engine: MCTSAgent | AlphaBetaAgent
+    if setting.engine == "alphabeta":
+        engine = AlphaBetaAgent(game, seconds=setting.seconds, seed=seed, name=name)
+    else:
+        engine = MCTSAgent(
+            game,
+            iterations=setting.iterations,
+            seconds=setting.seconds,
+            rollout_plies=ROLLOUT_PLIES.get(game.id),
+            seed=seed,
+            name=name,
+        )
+    if setting.blunder:
+        return BlunderingAgent(engine, setting.blunder, seed=seed)
+    return engine
+
+
+class BlunderingAgent(Agent):
+    """Plays like ``inner`` but picks a uniformly random move with probability ``rate``."""
+
+    def __init__(self, inner: Agent, rate: float, *, seed: int | None = None) -> None:
+        if not 0.0 <= rate <= 1.0:
+            raise AgentError(f"a blunder rate is between 0 and 1; got {rate}")
+        self.inner = inner
+        self.rate = rate
+        self.name = inner.name
+        self._rng = random.Random(seed)
+
+    def _choose(self, state: State) -> Move:
+        if self._rng.random() < self.rate:
+            return self._rng.choice(state.legal_moves())
+        return self.inner.choose(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested move with the engine's estimate.
+
+    Attributes:
+        move: The move the level-5 engine would play.
+        win_chance: Its estimated chance of winning for the player to move, 0 to 1 (a draw
+            counts half).
+        level: The level that produced it.
+    """
+
+    move: Move
+    win_chance: float
+    level: int
+
+
+def hint(state: State, *, level: int = 5, seed: int | None = 0) -> Hint:
+    """The move the computer at ``level`` would play in ``state``, with its win chance.
+
+    Raises:
+        AgentError: The game is over, ``state`` is a chance node, or ``level`` is not 1-5.
+    """
+    setting = level_setting(state.game, level)
+    agent = make_agent(state.game, level, seed=seed)
+    engine = agent.inner if isinstance(agent, BlunderingAgent) else agent
+    assert isinstance(engine, MCTSAgent | AlphaBetaAgent), setting
+    result = engine.search(state)
+    return Hint(move=result.move, win_chance=min(1.0, max(0.0, result.win_chance)), level=level)

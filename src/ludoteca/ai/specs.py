@@ -1,0 +1,134 @@
+"""Agent specs: the one-line texts that name a computer player on the command line and the web.
+
+``kind`` or ``kind:name=value,name=value``::
+
+    random                      random:seed=7
+    level:3                     level:5,seed=1          (levels 1-5, see ludoteca.ai.levels)
+    mcts:iters=2000             mcts:seconds=0.5,c=1.4,rollout=20,seed=3
+    alphabeta:seconds=1         alphabeta:depth=4
+"""
+
+from __future__ import annotations
+
+import math
+
+from ludoteca.ai.agents import Agent, AgentError, RandomAgent
+from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.levels import ROLLOUT_PLIES, make_agent
+from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.core.game import Game
+
+AGENT_SPECS = (
+    "random[:seed=N], level:1..5[,seed=N], mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
+    "alphabeta:seconds=S|depth=N[,seed=N]"
+)
+
+_PARAMETERS = {
+    "random": ("seed",),
+    "level": ("seed",),
+    "mcts": ("iters", "seconds", "c", "rollout", "seed"),
+    "alphabeta": ("seconds", "depth", "seed"),
+}
+
+
+def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
+    """Build an agent from its text spec, e.g. ``"random"``, ``"level:4"``, ``"mcts:iters=500"``.
+
+    Args:
+        spec: The agent spec (``human`` is not an agent: front ends handle people).
+        game: The game the agent will play (agents that search need its rules).
+        seed: Seed used when the spec gives none.
+
+    Raises:
+        AgentError: An unknown agent or parameter, or a bad value; the message lists what is
+            accepted.
+    """
+    if not isinstance(spec, str):
+        raise AgentError(f"an agent spec is text; got {spec!r}; accepted: {AGENT_SPECS}")
+    kind, _, parameter_text = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind not in _PARAMETERS:
+        raise AgentError(f"unknown agent {spec!r}; accepted: {AGENT_SPECS}")
+    items = [item.strip() for item in parameter_text.split(",") if item.strip()]
+    level_text = None
+    if kind == "level" and items and "=" not in items[0]:
+        level_text = items.pop(0)
+    parameters = _parameters(kind, items)
+    if "seed" in parameters:
+        seed = _integer(parameters, "seed", minimum=None)
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "level":
+        if level_text is None or not level_text.isdigit():
+            raise AgentError(f"write a level as level:N with N from 1 to 5; got {spec!r}")
+        return make_agent(game, int(level_text), seed=seed)
+    if kind == "mcts":
+        return _mcts(parameters, game, seed, spec.strip())
+    return _alphabeta(parameters, game, seed, spec.strip())
+
+
+def _alphabeta(parameters: dict[str, str], game: Game, seed: int | None, name: str) -> Agent:
+    seconds: float | None = 1.0
+    if "seconds" in parameters:
+        seconds = _number(parameters, "seconds")
+    elif "depth" in parameters:
+        seconds = None  # a fixed depth, searched to the end
+    depth = _integer(parameters, "depth", minimum=1) if "depth" in parameters else 64
+    return AlphaBetaAgent(game, seconds=seconds, max_depth=depth, seed=seed, name=name)
+
+
+def _mcts(parameters: dict[str, str], game: Game, seed: int | None, name: str) -> MCTSAgent:
+    rollout: int | None = ROLLOUT_PLIES.get(game.id)
+    if "rollout" in parameters:
+        rollout = None if parameters["rollout"] == "end" else _integer(parameters, "rollout", 0)
+    seconds = _number(parameters, "seconds") if "seconds" in parameters else None
+    iterations = _integer(parameters, "iters", minimum=1) if "iters" in parameters else None
+    if iterations is None and seconds is None:
+        iterations = 1000
+    return MCTSAgent(
+        game,
+        iterations=iterations,
+        seconds=seconds,
+        exploration=_number(parameters, "c") if "c" in parameters else 1.0,
+        rollout_plies=rollout,
+        seed=seed,
+        name=name,
+    )
+
+
+def _parameters(kind: str, items: list[str]) -> dict[str, str]:
+    parameters: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise AgentError(f"agent parameter {item!r} is not of the form name=value")
+        key = key.strip()
+        if key not in _PARAMETERS[kind]:
+            raise AgentError(
+                f"the {kind} agent has no parameter {key!r}; accepted: "
+                + ", ".join(_PARAMETERS[kind])
+            )
+        parameters[key] = value.strip()
+    return parameters
+
+
+def _integer(parameters: dict[str, str], name: str, minimum: int | None) -> int:
+    text = parameters[name]
+    try:
+        value = int(text)
+    except ValueError:
+        raise AgentError(f"{name} must be an integer; got {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise AgentError(f"{name} must be at least {minimum}; got {value}")
+    return value
+
+
+def _number(parameters: dict[str, str], name: str) -> float:
+    text = parameters[name]
+    try:
+        value = float(text)
+    except ValueError:
+        raise AgentError(f"{name} must be a number; got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise AgentError(f"{name} must be a positive number; got {text!r}")
+    return value

@@ -1,0 +1,216 @@
+"""Solved facts for the searching agents: they take a win in one and avoid a loss in one.
+
+The positions were found by scanning seeded random games for decision nodes where only some
+moves win at once (or only some moves leave the opponent no winning reply), and are kept here
+as position text with the good moves listed, so each can be checked by eye with
+``ludoteca.make(game).parse_state(text)``.
+
+Games without such positions: in Salt 'n' Pepper the winning move is always forced (a piece on
+the back rank must go home first, and nothing can stop the other side's last piece), and in
+Pente Grammai the opponent's winning chances depend on its roll, so "a loss in one" is never
+certain; Steppin' Stones is a solitaire (no opponent). Those games get the win-in-one test where
+one exists and the chance-node tests below.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import ludoteca
+from ludoteca.ai import AgentError, AlphaBetaAgent, MCTSAgent, hint, make_agent
+from ludoteca.ai.levels import BlunderingAgent
+from tests.core.toy_games import ToyDiceGame
+
+# (game, options, position text, the moves that win at once, number of legal moves)
+WIN_IN_ONE = [
+    (
+        "splinter",
+        {},
+        "15/15/15/15/15/6X1O6/5o1s1x5/5OO2O5/5X9/4O1x1S6/4o1oSXOo4/4O1s1xo5/4X1O2O5/8xo5/"
+        "15/15/15/15 r 31 SW:i9",
+        {"g9-N", "g9-NW"},
+        95,
+    ),
+    (
+        "salta",
+        {"scoring": "simplified"},
+        ".O1.M4...S4.S5/..O2.M5.O4.../.S2.S3.M1...O3/..M2...S1.../.m5...O5..../....M3.s2.s1./"
+        "...s4...o3.m2/..m4.o1...s5./.s3...m3.m1../..o5.o2.o4... r 239",
+        {"h2-i1", "c3-d2", "e3-f4", "h4-g3", "g5-f4", "b6-c5", "b6-a5"},
+        21,
+    ),
+    ("pente_grammai", {}, "w/./bbbb/w/w/w/b/././w 0 0 0 0 b 6 204", {"B2-W3"}, 2),
+    ("pente_grammai", {}, "w/b/bbbb/./w/w/w/././w 0 0 0 0 b 1 4648", {"W2-W3"}, 2),
+]
+
+# (game, options, position text, the moves after which the opponent cannot win at once)
+AVOID_LOSS_IN_ONE = [
+    (
+        "salta",
+        {"scoring": "simplified"},
+        ".M3.O4...S1.O5/..m1.O3...S3./.....M5..../M2.S5...S4.M4./.O2.....S2../M1...O1.s2.../"
+        ".s5.s3.o4.o1../m4.o2.....m3./...s4.s1.m5.m2/....o5...o3. g 238",
+        {"a7-b8"},
+    ),
+    (
+        "splinter",
+        {},
+        "15/15/15/15/15/6X1O6/5o1s1x5/4XOO2O5/5x9/4O1S8/3o2o8/4O10/4X10/15/15/15/15/15 b 34 W:d8",
+        {"e9-NE", "g9-N", "g9-NE", "g9-NW", "f11-SE", "f11-S", "g11-S", "g11-SW", "i13-SW"},
+    ),
+]
+
+
+def _searchers(game: ludoteca.Game) -> list[MCTSAgent | AlphaBetaAgent]:
+    return [
+        MCTSAgent(game, iterations=1000, seed=3),
+        AlphaBetaAgent(game, seconds=None, max_depth=2, seed=3),
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "options", "text", "winning", "count"), WIN_IN_ONE)
+def test_search_takes_an_immediate_win(
+    game_id: str, options: dict[str, object], text: str, winning: set[str], count: int
+) -> None:
+    game = ludoteca.make(game_id, **options)
+    state = game.parse_state(text)
+    assert len(state.legal_moves()) == count
+    mover = state.to_move
+    for move in state.legal_moves():  # the table is right: exactly these moves win at once
+        after = state.apply(move)
+        assert (after.is_over and after.outcome.winner == mover) == (move.text in winning)
+    for agent in _searchers(game):
+        assert agent.choose(state).text in winning, agent.name
+
+
+@pytest.mark.parametrize(("game_id", "options", "text", "safe"), AVOID_LOSS_IN_ONE)
+def test_search_avoids_an_immediate_loss(
+    game_id: str, options: dict[str, object], text: str, safe: set[str]
+) -> None:
+    game = ludoteca.make(game_id, **options)
+    state = game.parse_state(text)
+    mover = state.to_move
+
+    def opponent_wins_at_once(after: ludoteca.State) -> bool:
+        if after.is_over:
+            return after.outcome.winner not in (mover, None)
+        return any(
+            (reply := after.apply(m)).is_over and reply.outcome.winner == after.to_move
+            for m in after.legal_moves()
+        )
+
+    losing = {m.text for m in state.legal_moves() if opponent_wins_at_once(state.apply(m))}
+    assert losing and losing.isdisjoint(safe)
+    assert losing | safe == {m.text for m in state.legal_moves()}
+    for agent in _searchers(game):
+        assert agent.choose(state).text in safe, agent.name
+
+
+def test_mcts_plays_the_expected_best_move_through_chance_nodes() -> None:
+    # In the toy dice race advancing by the roll always beats waiting; rolls are chance nodes.
+    game = ToyDiceGame()
+    state = game.initial_state().apply("first-0").apply("r2")
+    for agent in (MCTSAgent(game, iterations=400, seed=1), MCTSAgent(game, iterations=400, seed=2)):
+        result = agent.search(state)
+        assert result.move.text == "advance"
+        assert result.visits["advance"] > result.visits["wait"]
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_seeded_agents_are_deterministic(game_id: str) -> None:
+    game = ludoteca.make(game_id)
+
+    def moves(seed: int) -> list[str]:
+        agents = [MCTSAgent(game, iterations=60, rollout_plies=8, seed=seed) for _ in range(2)]
+        depth = AlphaBetaAgent(game, seconds=None, max_depth=1, seed=seed)
+        state, texts = game.initial_state(), []
+        for ply in range(12):
+            if state.is_over:
+                break
+            if state.to_move == ludoteca.CHANCE:
+                state = state.apply(state.legal_moves()[ply % len(state.legal_moves())])
+                continue
+            move = (agents[state.to_move % 2] if ply % 3 else depth).choose(state)
+            assert move in state.legal_moves()
+            texts.append(move.text)
+            state = state.apply(move)
+        return texts
+
+    assert moves(5) == moves(5)
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+@pytest.mark.parametrize("level", [1, 5])
+def test_every_level_returns_a_legal_move(game_id: str, level: int) -> None:
+    game = ludoteca.make(game_id)
+    agent = make_agent(game, level, seed=1)
+    if level == 5:  # keep the test quick: the same engine, a smaller budget
+        agent = _quicker(agent)
+    state = game.initial_state()
+    for ply in range(6):
+        if state.is_over:
+            break
+        if state.to_move == ludoteca.CHANCE:
+            state = state.apply(state.legal_moves()[ply % len(state.legal_moves())])
+            continue
+        move = agent.choose(state)
+        assert move in state.legal_moves()
+        state = state.apply(move)
+
+
+def _quicker(agent: object) -> MCTSAgent | AlphaBetaAgent:
+    if isinstance(agent, MCTSAgent):
+        agent.iterations, agent.seconds = 100, None
+        return agent
+    assert isinstance(agent, AlphaBetaAgent)
+    agent.seconds, agent.max_depth = None, 1
+    return agent
+
+
+def test_level_one_blunders_sometimes_and_level_three_does_not() -> None:
+    game = ludoteca.make("salta")
+    assert isinstance(make_agent(game, 1), BlunderingAgent)
+    assert not isinstance(make_agent(game, 3), BlunderingAgent)
+
+
+@pytest.mark.parametrize("agent_kind", ["mcts", "alphabeta", "level", "hint"])
+def test_agents_refuse_chance_nodes_and_finished_games(agent_kind: str) -> None:
+    chance = ludoteca.make("pente_grammai").initial_state()
+    assert chance.to_move == ludoteca.CHANCE
+    finished = ludoteca.make("salta", move_limit=1, scoring="simplified").initial_state()
+    finished = finished.apply("c3-d4").apply("h8-g7")
+    assert finished.is_over
+    for state, message in ((chance, "chance node"), (finished, "the game is over")):
+        with pytest.raises(AgentError, match=message):
+            if agent_kind == "mcts":
+                MCTSAgent(state.game, iterations=10).choose(state)
+            elif agent_kind == "alphabeta":
+                AlphaBetaAgent(state.game, max_depth=1).choose(state)
+            elif agent_kind == "level":
+                make_agent(state.game, 2).choose(state)
+            else:
+                hint(state, level=1)
+
+
+def test_hint_gives_a_legal_move_and_a_win_chance() -> None:
+    game = ludoteca.make("splinter")
+    state = game.parse_state(WIN_IN_ONE[0][2])
+    suggestion = hint(state, level=3)
+    assert suggestion.move.text in WIN_IN_ONE[0][3]
+    assert suggestion.win_chance > 0.9
+    assert suggestion.level == 3
+
+
+def test_bad_levels_and_budgets_are_refused() -> None:
+    game = ludoteca.make("salta")
+    for level in (0, 6, True, "3"):
+        with pytest.raises(AgentError, match="level must be 1, 2, 3, 4 or 5"):
+            make_agent(game, level)  # type: ignore[arg-type]
+    with pytest.raises(AgentError, match="needs a budget"):
+        MCTSAgent(game, iterations=None, seconds=None)
+    with pytest.raises(AgentError, match="iterations must be at least 1"):
+        MCTSAgent(game, iterations=0)
+    with pytest.raises(AgentError, match="seconds must be above 0"):
+        AlphaBetaAgent(game, seconds=-1)
+    with pytest.raises(AgentError, match="needs a heuristics module"):
+        AlphaBetaAgent(ToyDiceGame())

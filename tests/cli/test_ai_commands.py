@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import ludoteca
+from ludoteca.core import records
+from tests.support import run, run_combined
+
+
+def test_play_against_a_computer_level(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    saved = tmp_path / "vs-level.json"
+    status, _out = run_combined(
+        capsys, ["play", "salta", "--p1", "level:2", "--seed", "3"], "c3-d4", f"save {saved}"
+    )
+    assert status == 0
+    record = records.load(saved)
+    assert record.moves[0] == "c3-d4"
+    assert len(record.moves) == 2  # the computer answered
+    assert record.players == ("human", "level:2")
+
+
+def test_hint_names_a_legal_move_and_a_win_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run_combined(capsys, ["play", "splinter"], "hint")
+    assert status == 0
+    found = re.search(r"Hint: (\S+) \(estimated win chance (\d+)%\)", out)
+    assert found is not None, out
+    start = ludoteca.make("splinter").initial_state()
+    assert found.group(1) in {m.text for m in start.legal_moves()}
+    assert 0 <= int(found.group(2)) <= 100
+    assert "hint" in run(capsys, ["play", "splinter"], "help")[1]
+
+
+def test_arena_prints_standings_and_saves_the_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "games"
+    argv = ["arena", "salt_n_pepper", "random", "mcts:iters=20", "--games", "2", "--jobs", "1"]
+    status, out = run_combined(capsys, [*argv, "-o", "ranks=6", "--save", str(folder)])
+    assert status == 0
+    assert "Salt 'n' Pepper: 2 games, seed 0" in out
+    assert re.search(r"mcts:iters=20 +│ +2 │", out), out
+    assert "Elo" in out and "95% CI" in out
+    assert len(list(folder.glob("*.json"))) == 2
+
+
+def test_arena_json_lists_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "splinter", "random", "random:seed=1", "--games", "2", "--jobs", "1"]
+    status, out, _ = run(capsys, [*argv, "--no-save", "--json"])
+    assert status == 0
+    data = json.loads(out)
+    assert data["game"] == "splinter"
+    assert len(data["results"]) == 2
+    assert {s["spec"] for s in data["standings"]} == {"random", "random:seed=1"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["arena", "splinter", "random", "random"], "each agent spec may appear once"),
+        (["arena", "splinter", "random", "level:7"], "level must be 1, 2, 3, 4 or 5"),
+        (["arena", "splinter", "random", "level:1", "--games", "0"], "--games must be from 1"),
+        (["arena", "splinter", "random", "level:1", "--jobs", "0"], "--jobs must be at least 1"),
+        (["arena", "chess", "random", "level:1"], "unknown game 'chess'"),
+        (["arena", "splinter", "random", "level:1", "-o", "size=3x3"], "size"),
+    ],
+)
+def test_arena_refuses_bad_input_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out = run_combined(capsys, [*argv, "--no-save"])
+    assert status == 2
+    assert message in out
+
+
+def test_arena_refuses_a_save_folder_that_is_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    argv = ["arena", "splinter", "random", "level:1", "--games", "1", "--save", str(blocker)]
+    status, out = run_combined(capsys, argv)
+    assert status == 2
+    assert "is a file; give a folder" in out
+    assert blocker.read_text() == "not a folder"
