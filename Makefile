@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/ludoteca play
+	$(BIN)/ludoteca serve $(SERVE_ARGS)
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
@@ -27,6 +27,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/ludoteca bench
+
+# PNGs of each game's board page for the README (needs Chromium at /usr/bin/chromium).
+screenshots: $(STAMP)
+	$(BIN)/python -m tests.web.screenshots docs/images
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from importlib import resources
-from pathlib import Path
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -22,11 +20,13 @@ from ludoteca.analysis.bench import bench_game, machine_info
 from ludoteca.cli.arena import add_arena_command, run_arena
 from ludoteca.cli.play import PlaySession, ReadLine, Seat, pick_game
 from ludoteca.cli.replay import run_replay
+from ludoteca.cli.serve import add_serve_parser
 from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
 from ludoteca.core.options import format_option_value, parse_option_assignments
 from ludoteca.core.registry import game_class, game_ids, make
+from ludoteca.core.rules_pages import rules_text
 
 USAGE_ERROR = 2
 MAX_BENCH_SECONDS = 86_400
@@ -106,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.set_defaults(handler=_bench)
 
     _option_argument(add_arena_command(commands, _arena))
+    add_serve_parser(commands)
     return parser
 
 
@@ -139,16 +140,6 @@ def _games(arguments: argparse.Namespace, console: Console, read_line: ReadLine)
         table.add_row(game_id, cls.name, " / ".join(cls.player_names), options)
     console.print(table)
     return 0
-
-
-def rules_text(game_id: str) -> str:
-    """The rules page of a game (docs/rules/<id>.md), from the installed package or the tree."""
-    name = f"{game_class(game_id).id}.md"
-    packaged = resources.files("ludoteca").joinpath("_docs", "rules", name)
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    in_tree = Path(__file__).resolve().parents[3] / "docs" / "rules" / name
-    return in_tree.read_text(encoding="utf-8")
 
 
 def _rules(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:

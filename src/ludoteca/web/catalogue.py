@@ -1,0 +1,118 @@
+"""What the lobby says about each game: name, summary, players, options, a picture, the rules."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from ludoteca.ai import agent_from_spec
+from ludoteca.core.errors import LudotecaError
+from ludoteca.core.options import OptionSpec, format_option_value
+from ludoteca.core.registry import game_class, game_ids, make
+from ludoteca.core.rules_pages import rules_text
+from ludoteca.web.boards import thumbnail
+from ludoteca.web.service import LEVELS
+
+_RULES_IN_BRIEF = re.compile(r"^Rules in brief(?: \([^)]*\))?:\s*")
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of the lobby."""
+
+    id: str
+    name: str
+    summary: str
+    players: tuple[str, ...]
+    options: tuple[dict[str, Any], ...]
+    picture: str | None
+    computers: tuple[tuple[str, str, bool], ...] = ()
+
+
+def summary_of(game_id: str) -> str:
+    """One paragraph about the game: its package docstring's title and rules in brief."""
+    cls = game_class(game_id)
+    module = sys.modules.get(cls.__module__)
+    doc = (module.__doc__ if module is not None else None) or cls.__doc__ or ""
+    paragraphs = [" ".join(p.split()) for p in doc.split("\n\n") if p.strip()]
+    if not paragraphs:
+        return cls.name
+    brief = next((p for p in paragraphs[1:] if _RULES_IN_BRIEF.match(p)), "")
+    if brief:
+        brief = _RULES_IN_BRIEF.sub("", brief)
+        brief = brief[:1].upper() + brief[1:]
+        return f"{paragraphs[0]} {brief}"
+    return paragraphs[0]
+
+
+def option_field(spec: OptionSpec) -> dict[str, Any]:
+    """How the new-game form asks for one option."""
+    field: dict[str, Any] = {
+        "name": spec.name,
+        "description": spec.description,
+        "default": format_option_value(spec.default),
+        "accepted": getattr(spec, "form", None) or spec.accepted,
+    }
+    if spec.choices is not None:
+        field["input"] = "select"
+        field["choices"] = [format_option_value(c) for c in spec.choices]
+    elif isinstance(spec.default, bool):
+        field["input"] = "select"
+        field["choices"] = ["false", "true"]
+    elif isinstance(spec.default, int) and not spec.allow_none:
+        field["input"] = "number"
+        field["minimum"], field["maximum"] = spec.minimum, spec.maximum
+    else:
+        field["input"] = "text"
+    return field
+
+
+@cache
+def entry(game_id: str) -> GameEntry:
+    """The lobby entry of one game (computed once)."""
+    cls = game_class(game_id)
+    return GameEntry(
+        id=cls.id,
+        name=cls.name,
+        summary=summary_of(game_id),
+        players=tuple(cls.player_names),
+        options=tuple(option_field(spec) for spec in cls.option_specs),
+        picture=thumbnail(make(game_id).initial_state()),
+        computers=computer_choices(game_id),
+    )
+
+
+def computer_choices(game_id: str) -> tuple[tuple[str, str, bool], ...]:
+    """The computer players the form offers: (seat spec, label, whether it is available)."""
+    game = make(game_id)
+    choices = []
+    for spec, label in [
+        *((f"level:{level}", f"the computer, level {level}") for level in LEVELS),
+        ("random", "the computer, random moves"),
+    ]:
+        try:
+            agent_from_spec(spec, game, seed=0)
+            available = True
+        except LudotecaError:
+            available = False
+        choices.append((spec, label if available else f"{label} (not available)", available))
+    return tuple(choices)
+
+
+def entries() -> list[GameEntry]:
+    """Every registered game's lobby entry."""
+    return [entry(game_id) for game_id in game_ids()]
+
+
+@cache
+def rules_html(game_id: str) -> str:
+    """The game's rules page (docs/rules/<game>.md) as HTML."""
+    html: str = (
+        MarkdownIt("commonmark", {"html": False}).enable("table").render(rules_text(game_id))
+    )
+    return html

@@ -1,0 +1,55 @@
+"""The errors the web layer answers with, each with its HTTP status.
+
+Every one becomes a JSON body ``{"error": "..."}`` whose text says what was wrong; rules errors
+from the engine (`ludoteca.core.errors`) are mapped to these by `http_error`.
+"""
+
+from __future__ import annotations
+
+from ludoteca.core.errors import IllegalMoveError, LudotecaError
+
+
+class WebError(LudotecaError):
+    """A request the server refuses; ``status`` is the HTTP status code."""
+
+    status = 400
+
+
+class BadRequestError(WebError):
+    """The request is malformed: bad JSON, an unknown game or option, unparsable move text."""
+
+    status = 400
+
+
+class ForbiddenError(WebError):
+    """The seat token is missing or belongs to no seat of this game."""
+
+    status = 403
+
+
+class NotFoundError(WebError):
+    """No game has this id."""
+
+    status = 404
+
+
+class ConflictError(WebError):
+    """The request is well formed but not possible now: an illegal move, not your turn, over."""
+
+    status = 409
+
+
+class UnavailableError(WebError):
+    """A feature this installation does not have yet (a computer level, hints)."""
+
+    status = 501
+
+
+def http_error(error: LudotecaError) -> WebError:
+    """The web error for an engine error (moves, options, positions, agents)."""
+    if isinstance(error, WebError):
+        return error
+    if isinstance(error, IllegalMoveError):
+        return ConflictError(str(error))
+    # InvalidMoveError, InvalidOptionError, UnknownGameError, InvalidStateError, AgentError, ...
+    return BadRequestError(str(error))

@@ -1,0 +1,248 @@
+"""A game being played on the server: its rules, positions, moves and seats.
+
+`LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`): the
+positions after each move are kept so that undo, the move list and replay need no recomputation.
+It decides nothing about the rules; it asks the states.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ludoteca.core import records
+from ludoteca.core.game import Game, Move, State
+from ludoteca.core.outcome import CHANCE
+from ludoteca.core.registry import make
+from ludoteca.web.storage import GameRow, SeatRow
+
+HUMAN = "human"
+INVITE = "invite"
+COMPUTER = "computer"
+
+
+def new_game_id() -> str:
+    """A short random id for a new game (URL-safe)."""
+    return secrets.token_urlsafe(6)
+
+
+def new_token() -> str:
+    """A secret seat token."""
+    return secrets.token_urlsafe(18)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: the rules' outcome, or a resignation."""
+
+    winner: int | None
+    returns: tuple[float, ...]
+    reason: str
+    resigned: int | None = None
+
+
+@dataclass
+class LiveGame:
+    """A stored game replayed through the rules.
+
+    Attributes:
+        id: The game id.
+        game: The rules and options.
+        seats: Who plays each seat.
+        states: The start position followed by the position after each move.
+        moves: The moves played, chance outcomes included.
+        resigned: The seat that resigned, if one did.
+        created: When the game was created (ISO 8601).
+        updated: When it last changed (ISO 8601).
+    """
+
+    id: str
+    game: Game
+    seats: tuple[SeatRow, ...]
+    states: list[State]
+    moves: list[Move] = field(default_factory=list)
+    resigned: int | None = None
+    created: str = ""
+    updated: str = ""
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> LiveGame:
+        """Replay a stored game through the rules.
+
+        Raises:
+            LudotecaError: The stored rules, start or moves are no longer valid.
+        """
+        game = make(row.game, **row.options)
+        start = game.parse_state(row.start) if row.start is not None else game.initial_state()
+        live = cls(
+            id=row.id,
+            game=game,
+            seats=row.seats,
+            states=[start],
+            resigned=row.resigned,
+            created=row.created,
+            updated=row.updated,
+        )
+        for text in row.moves:
+            live.push(live.state.parse_move(text))
+        return live
+
+    # -- positions --------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The current position."""
+        return self.states[-1]
+
+    @property
+    def start(self) -> State:
+        """The start position."""
+        return self.states[0]
+
+    @property
+    def ply(self) -> int:
+        """How many moves (chance outcomes included) have been played."""
+        return len(self.moves)
+
+    def push(self, move: Move) -> None:
+        """Play a legal move (the caller has checked it with `State.parse_move`)."""
+        self.states.append(self.state.apply(move))
+        self.moves.append(move)
+
+    def truncate(self, keep: int) -> None:
+        """Take back every move after the first ``keep``."""
+        del self.states[keep + 1 :]
+        del self.moves[keep:]
+
+    # -- who plays ----------------------------------------------------------------------------
+
+    @property
+    def result(self) -> Result | None:
+        """How the game ended (a resignation counts), or ``None`` while it runs."""
+        if self.resigned is not None:
+            names = self.game.player_names
+            if self.game.num_players == 1:
+                return Result(None, (-1.0,), f"{names[0]} resigned", self.resigned)
+            winner = 1 - self.resigned if self.game.num_players == 2 else None
+            returns = tuple(-1.0 if p == self.resigned else 1.0 for p in range(len(names)))
+            return Result(winner, returns, f"{names[self.resigned]} resigned", self.resigned)
+        outcome = self.state.outcome
+        if outcome is None:
+            return None
+        return Result(outcome.winner, tuple(outcome.returns), outcome.reason)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended, by the rules or by resignation."""
+        return self.result is not None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move (`CHANCE` at a chance node), ``None`` once over."""
+        return None if self.is_over else self.state.to_move
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat this token belongs to, or ``None``."""
+        if not token:
+            return None
+        for seat in self.seats:
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                return seat.seat
+        return None
+
+    def is_computer(self, seat: int | None) -> bool:
+        """Whether ``seat`` is played by the computer."""
+        return seat is not None and seat >= 0 and self.seats[seat].kind == COMPUTER
+
+    @property
+    def computer_to_move(self) -> bool:
+        """Whether the computer should move now."""
+        return self.is_computer(self.to_move)
+
+    @property
+    def human_to_move(self) -> bool:
+        """Whether a person should move now."""
+        seat = self.to_move
+        return seat is not None and seat != CHANCE and not self.is_computer(seat)
+
+    @property
+    def has_invited_player(self) -> bool:
+        """Whether another person plays by invitation (undo is not allowed then)."""
+        return any(seat.kind == INVITE for seat in self.seats)
+
+    def mover(self, number: int) -> int | None:
+        """Who played move ``number`` (1-based): a seat, or `CHANCE`."""
+        return self.states[number - 1].to_move
+
+    # -- output -------------------------------------------------------------------------------
+
+    def player_name(self, seat: int | None) -> str:
+        """A seat's name, ``"chance"`` for chance nodes, ``""`` for ``None``."""
+        if seat is None:
+            return ""
+        return "chance" if seat == CHANCE else self.game.player_names[seat]
+
+    def record(self) -> records.GameRecord:
+        """The game as a saved-game record (`ludoteca.core.records`)."""
+        return records.create(
+            self.game,
+            self.moves,
+            players=[seat_spec(seat) for seat in self.seats],
+            start=self.start,
+            created=self.created or None,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready state of the game for the API (no tokens)."""
+        result = self.result
+        to_move = self.to_move
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "name": self.game.name,
+            "options": self.game.options,
+            "players": list(self.game.player_names),
+            "seats": [
+                {
+                    "seat": seat.seat,
+                    "player": self.game.player_names[seat.seat],
+                    "kind": seat.kind,
+                    "agent": seat.agent,
+                }
+                for seat in self.seats
+            ],
+            "position": self.state.to_text(),
+            "to_move": to_move,
+            "to_move_name": self.player_name(to_move),
+            "legal_moves": [] if self.is_over else [m.text for m in self.state.legal_moves()],
+            "ply": self.ply,
+            "moves": [
+                {
+                    "number": number,
+                    "text": move.text,
+                    "player": self.mover(number),
+                    "player_name": self.player_name(self.mover(number)),
+                    "is_chance": move.is_chance,
+                }
+                for number, move in enumerate(self.moves, start=1)
+            ],
+            "outcome": None
+            if result is None
+            else {
+                "winner": result.winner,
+                "winner_name": self.player_name(result.winner),
+                "returns": list(result.returns),
+                "reason": result.reason,
+                "resigned": result.resigned,
+            },
+            "undo_allowed": not self.has_invited_player,
+            "computer_to_move": self.computer_to_move,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+
+def seat_spec(seat: SeatRow) -> str:
+    """How a seat is named in saved games: ``human``, ``invite`` or the agent spec."""
+    return seat.agent if seat.kind == COMPUTER and seat.agent else seat.kind

@@ -1,0 +1,390 @@
+// The board page: draws the game the server sends (over a WebSocket, live), turns clicks on
+// regions into moves along the view's click paths, and sends typed moves. No rules here: the
+// server says which moves are legal and which clicks make them.
+"use strict";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const $ = (id) => document.getElementById(id);
+let game = null; // GET /api/games/{id}
+let board = null; // GET /api/games/{id}/board
+let clicks = []; // region ids clicked so far
+let replayAt = null; // a move number while replaying, else null
+let socket = null;
+let retryDelay = 500;
+
+function tokenFor(seat) {
+  return seat === null || seat === undefined ? undefined : page.tokens[String(seat)];
+}
+
+function myTurn() {
+  return game !== null && game.outcome === null && tokenFor(game.to_move) !== undefined;
+}
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+  });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = { error: `unexpected answer from the server (${response.status})` };
+  }
+  if (!response.ok) {
+    throw new Error(body.error || `error ${response.status}`);
+  }
+  return body;
+}
+
+// -- drawing ----------------------------------------------------------------------------
+
+function render() {
+  if (game === null || board === null) return;
+  const holder = $("board");
+  if (replayAt === null) {
+    showBoard(board);
+  }
+  const outcome = game.outcome;
+  $("status").textContent = board.status || statusLine();
+  $("role").textContent = roleLine();
+  $("result").hidden = outcome === null;
+  $("result").textContent = outcome === null ? "" : resultLine(outcome);
+  renderList($("notes"), board.notes, (li, note) => (li.textContent = note));
+  renderList($("dice"), board.dice, (li, die) => {
+    li.className = die.used ? "die used" : "die";
+    const face = document.createElement("span");
+    face.className = "face";
+    face.textContent = die.face;
+    face.setAttribute("aria-hidden", "true");
+    const label = document.createElement("span");
+    label.className = "die-label";
+    label.textContent = die.label;
+    li.append(face, label);
+  });
+  renderList($("moves"), game.moves, (li, move) => {
+    li.textContent = move.is_chance ? `rolled ${move.text}` : `${move.player_name}: ${move.text}`;
+    if (move.is_chance) li.className = "chance";
+    li.value = move.number;
+  });
+  const legal = $("legal-moves");
+  legal.replaceChildren(
+    ...(myTurn() ? game.legal_moves : []).slice(0, 500).map((text) => new Option(text)),
+  );
+  $("move-form").querySelector("button").disabled = !myTurn();
+  $("move-form").hidden = outcome !== null || Object.keys(page.tokens).length === 0;
+  $("undo").hidden = !game.undo_allowed || Object.keys(page.tokens).length === 0;
+  $("resign").hidden = outcome !== null || Object.keys(page.tokens).length === 0;
+  $("hint").hidden = !myTurn();
+  $("replay").hidden = outcome === null;
+  if (outcome === null) replayAt = null;
+  updateReplayLabel();
+  holder.classList.toggle("my-turn", myTurn());
+  showChoices();
+}
+
+function showBoard(shown) {
+  const holder = $("board");
+  if (shown.svg) {
+    holder.innerHTML = shown.svg;
+    $("board-text").hidden = true;
+  } else {
+    holder.innerHTML = "";
+    $("board-text").textContent = shown.text;
+    $("board-text").hidden = false;
+  }
+}
+
+function renderList(list, items, fill) {
+  list.replaceChildren(
+    ...items.map((item) => {
+      const li = document.createElement("li");
+      fill(li, item);
+      return li;
+    }),
+  );
+}
+
+function statusLine() {
+  if (game.outcome !== null) return `Game over: ${game.outcome.reason}.`;
+  return `${game.to_move_name} to move.`;
+}
+
+function resultLine(outcome) {
+  let verdict = "Draw";
+  if (outcome.winner !== null) {
+    verdict = game.players.length === 1 ? "Won" : `${outcome.winner_name} wins`;
+  } else if (game.players.length === 1) {
+    verdict = "Lost";
+  }
+  return `Game over. ${verdict}: ${outcome.reason}.`;
+}
+
+function roleLine() {
+  const seats = Object.keys(page.tokens).map((s) => game.players[Number(s)]);
+  if (seats.length === 0) return "You are watching.";
+  if (game.outcome !== null) return `You played ${seats.join(" and ")}.`;
+  if (game.computer_to_move) return `The computer (${game.to_move_name}) is thinking…`;
+  if (myTurn()) return `Your move, ${game.to_move_name}.`;
+  return `You play ${seats.join(" and ")}; waiting for ${game.to_move_name}.`;
+}
+
+// -- clicking along the click paths ------------------------------------------------------
+
+function candidates() {
+  const paths = board.click_paths || {};
+  return Object.entries(paths).filter(
+    ([, path]) => path.length >= clicks.length && clicks.every((id, i) => path[i] === id),
+  );
+}
+
+function showChoices() {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const el of document.querySelectorAll("#board .region")) {
+    el.classList.remove("next", "selected");
+  }
+  if (!myTurn() || replayAt !== null) return;
+  const paths = board.click_paths || {};
+  const matching = candidates();
+  const next = new Set();
+  const exact = [];
+  for (const [text, path] of matching) {
+    if (path.length === clicks.length) exact.push(text);
+    else next.add(path[clicks.length]);
+  }
+  for (const id of clicks) regionElement(id)?.classList.add("selected");
+  for (const id of next) regionElement(id)?.classList.add("next");
+  // Moves without a path (pass, end), and moves the clicks so far cannot tell apart.
+  const buttons = clicks.length
+    ? exact
+    : Object.keys(paths).filter((text) => paths[text].length === 0);
+  if (!board.svg && clicks.length === 0 && game.legal_moves.length <= 60) {
+    buttons.push(...game.legal_moves.filter((t) => !buttons.includes(t)));
+  }
+  for (const text of buttons) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move-choice";
+    button.textContent = text;
+    button.addEventListener("click", () => play(text));
+    box.append(button);
+  }
+  if (clicks.length) {
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "cancel";
+    cancel.textContent = "Cancel selection";
+    cancel.addEventListener("click", () => {
+      clicks = [];
+      showChoices();
+    });
+    box.append(cancel);
+  }
+}
+
+function regionElement(id) {
+  return document.querySelector(`#board .region[data-region="${CSS.escape(id)}"]`);
+}
+
+function clickRegion(id) {
+  say("");
+  if (replayAt !== null) return;
+  if (!myTurn()) {
+    say(
+      Object.keys(page.tokens).length === 0
+        ? "You are watching this game; only its players can move."
+        : game.outcome !== null
+          ? "The game is over."
+          : `It is not your turn: ${game.to_move_name} is to move.`,
+    );
+    return;
+  }
+  if (clicks.length && clicks[clicks.length - 1] === id) {
+    clicks.pop(); // clicking the last selected region again takes it back
+    showChoices();
+    return;
+  }
+  clicks.push(id);
+  let matching = candidates();
+  if (matching.length === 0) {
+    clicks = [id]; // start again from this region
+    matching = candidates();
+    if (matching.length === 0) {
+      clicks = [];
+      showChoices();
+      say("No move starts there. The highlighted places can be clicked.");
+      return;
+    }
+  }
+  const exact = matching.filter(([, path]) => path.length === clicks.length);
+  if (exact.length === 1 && matching.length === 1) {
+    play(exact[0][0]);
+    return;
+  }
+  showChoices();
+}
+
+$("board").addEventListener("click", (event) => {
+  const region = event.target.closest(".region[data-region]");
+  if (region) clickRegion(region.dataset.region);
+});
+$("board").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" && event.key !== " ") return;
+  const region = event.target.closest(".region[data-region]");
+  if (!region) return;
+  event.preventDefault();
+  clickRegion(region.dataset.region);
+});
+
+// -- actions -----------------------------------------------------------------------------
+
+async function play(text) {
+  say("");
+  $("hint-text").textContent = "";
+  clicks = [];
+  const token = tokenFor(game.to_move);
+  if (token === undefined) {
+    say("It is not your turn.");
+    return;
+  }
+  try {
+    await api(`/api/games/${page.id}/moves`, {
+      method: "POST",
+      body: JSON.stringify({ move: text, token, ply: game.ply }),
+    });
+    await refresh();
+    $("move-input").value = "";
+  } catch (failure) {
+    say(failure.message);
+    showChoices();
+  }
+}
+
+async function refresh() {
+  game = await api(`/api/games/${page.id}`);
+  await refreshBoard();
+}
+
+async function refreshBoard() {
+  board = await api(`/api/games/${page.id}/board`);
+  render();
+}
+
+$("move-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("move-input").value.trim();
+  if (!text) {
+    say("Type a move in notation first.");
+    return;
+  }
+  play(text);
+});
+
+$("undo").addEventListener("click", async () => {
+  say("");
+  const token = Object.values(page.tokens)[0];
+  try {
+    game = await api(`/api/games/${page.id}/undo`, {
+      method: "POST",
+      body: JSON.stringify({ token }),
+    });
+    clicks = [];
+    await refreshBoard();
+  } catch (failure) {
+    say(failure.message);
+  }
+});
+
+$("resign").addEventListener("click", async () => {
+  say("");
+  if (!window.confirm("Resign this game?")) return;
+  const token = tokenFor(game.to_move) || Object.values(page.tokens)[0];
+  try {
+    game = await api(`/api/games/${page.id}/resign`, {
+      method: "POST",
+      body: JSON.stringify({ token }),
+    });
+    await refreshBoard();
+  } catch (failure) {
+    say(failure.message);
+  }
+});
+
+$("hint").addEventListener("click", async () => {
+  say("");
+  $("hint-text").textContent = "Thinking…";
+  try {
+    const hint = await api(`/api/games/${page.id}/hint`);
+    const chance = Math.round(hint.win_chance * 100);
+    $("hint-text").textContent = `Hint: ${hint.move} (about ${chance}% to win)`;
+  } catch (failure) {
+    $("hint-text").textContent = "";
+    say(failure.message);
+  }
+});
+
+// -- replay of a finished game -------------------------------------------------------------
+
+function updateReplayLabel() {
+  if (game === null) return;
+  const at = replayAt === null ? game.ply : replayAt;
+  $("replay-label").textContent =
+    at === 0 ? `Start position (${game.ply} moves)` : `After move ${at} of ${game.ply}`;
+}
+
+document.querySelectorAll("[data-replay]").forEach((button) =>
+  button.addEventListener("click", async () => {
+    const now = replayAt === null ? game.ply : replayAt;
+    const target = {
+      first: 0,
+      back: Math.max(0, now - 1),
+      forward: Math.min(game.ply, now + 1),
+      last: game.ply,
+    }[button.dataset.replay];
+    try {
+      const shown = await api(`/api/games/${page.id}/board?at=${target}`);
+      replayAt = target === game.ply ? null : target;
+      showBoard(shown);
+      for (const li of $("moves").children) {
+        li.classList.toggle("current", replayAt !== null && li.value === replayAt);
+      }
+      $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
+      $("status").textContent = replayAt === null ? board.status : shown.status;
+      updateReplayLabel();
+    } catch (failure) {
+      say(failure.message);
+    }
+  }),
+);
+
+// -- live updates --------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${page.id}`);
+  socket.addEventListener("open", () => {
+    retryDelay = 500;
+    document.body.dataset.live = "yes";
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "state") return;
+    if (game !== null && message.game.ply !== game.ply) clicks = [];
+    game = message.game;
+    board = message.board;
+    render();
+  });
+  socket.addEventListener("close", () => {
+    document.body.dataset.live = "no";
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 10000);
+  });
+}
+
+refresh().catch((failure) => say(failure.message));
+connect();

@@ -1,0 +1,59 @@
+"""A real uvicorn server in a thread, on a free port, for the web tests."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+
+from ludoteca.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(db: Path, *, port: int | None = None, seed: int = 7) -> Iterator[str]:
+    """Serve a fresh app on ``db``; yield its base URL; stop it (and its threads) after."""
+    port = port or free_port()
+    config = uvicorn.Config(
+        create_app(db, seed=seed),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -1,0 +1,232 @@
+"""The web UI in a real Chromium: every game by clicking, typing, resigning; two browsers
+playing over an invitation; the keyboard; text alternatives; a phone-sized screen."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+import ludoteca
+from tests.web.server import CHROMIUM, CHROMIUM_ARGS, running_server
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+]
+
+TIMEOUT = 15_000
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("web") / "games.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def create(base: str, game: str, seats: list[str], **body: Any) -> dict[str, Any]:
+    response = httpx.post(f"{base}/api/games", json={"game": game, "seats": seats, **body})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def state_of(base: str, game_id: str) -> dict[str, Any]:
+    state: dict[str, Any] = httpx.get(f"{base}/api/games/{game_id}").json()
+    return state
+
+
+def open_board(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")
+    expect(page.locator("#status")).not_to_be_empty()
+
+
+def wait_for_my_turn(page: Page, base: str, game_id: str, seat: int = 0) -> dict[str, Any]:
+    page.wait_for_function(
+        f"() => fetch('/api/games/{game_id}').then(r => r.json()).then(g => g.to_move === {seat})"
+    )
+    expect(page.locator("#role")).to_contain_text("Your move")
+    return state_of(base, game_id)
+
+
+def click_move(page: Page, base: str, game_id: str) -> str:
+    """Click the regions of one legal move (choosing it by text if the clicks are ambiguous)."""
+    board = httpx.get(f"{base}/api/games/{game_id}/board").json()
+    paths = {text: path for text, path in board["click_paths"].items() if path}
+    assert paths, "the view gives no click paths"
+    text, path = next(iter(paths.items()))
+    for region in path:
+        page.locator(f'#board .region[data-region="{region}"]').click()
+    choice = page.locator("#choices .move-choice", has_text=re.compile(f"^{re.escape(text)}$"))
+    if choice.count():
+        choice.click()
+    return text
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_play_by_clicking_refuse_a_typed_move_and_resign(
+    page: Page, base: str, game_id: str
+) -> None:
+    players = ludoteca.make(game_id).num_players
+    created = create(base, game_id, ["human", "random"][:players])
+    open_board(page, created["url"])
+    game_id_ = created["id"]
+    before = wait_for_my_turn(page, base, game_id_)["ply"]
+    played = click_move(page, base, game_id_)
+    moves = page.locator("#moves")
+    expect(moves).to_contain_text(played)
+    after = state_of(base, game_id_)
+    assert after["ply"] > before and played in [m["text"] for m in after["moves"]]
+    # An illegal typed move is refused with the reason; nothing changes.
+    wait_for_my_turn(page, base, game_id_)
+    ply = state_of(base, game_id_)["ply"]
+    page.fill("#move-input", "no such move")
+    page.click("#move-form button")
+    expect(page.locator("#message")).to_contain_text("not a move")
+    assert state_of(base, game_id_)["ply"] == ply
+    # Resigning ends the game and shows the result.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    expect(page.locator("#status")).to_contain_text("resigned")
+    expect(page.locator("#replay")).to_be_visible()
+    assert state_of(base, game_id_)["outcome"]["resigned"] == 0
+
+
+def test_a_new_game_from_the_lobby_form(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    card = page.locator("#game-splinter")
+    card.locator("summary").click()
+    card.get_by_label("size").fill("4x4")
+    card.get_by_role("button", name="Start Splinter").click()
+    expect(card.locator(".error")).to_contain_text("size")
+    card.get_by_label("size").fill("9x10")
+    card.locator("select[data-seat='1']").select_option("human")
+    card.get_by_role("button", name="Start Splinter").click()
+    page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+    expect(page.locator("#role")).to_contain_text("Your move, Blue")
+    expect(page.locator("#board svg")).to_be_visible()
+
+
+def test_two_browsers_play_over_the_invitation_link(browser: Browser, base: str) -> None:
+    created = create(base, "salta", ["human", "invite"])
+    contexts = [browser.new_context() for _ in range(2)]
+    try:
+        green, red = (context.new_page() for context in contexts)
+        for p in (green, red):
+            p.set_default_timeout(TIMEOUT)
+        open_board(green, created["url"])
+        invitation = green.locator(".invite-link").input_value()
+        assert invitation == created["seats"][1]["link"]
+        open_board(red, invitation)
+        expect(red.locator("#role")).to_contain_text("waiting for Green")
+        green.locator('#board .region[data-region="c3"]').click()
+        green.locator('#board .region[data-region="d4"]').click()
+        expect(red.locator("#moves")).to_contain_text("Green: c3-d4")
+        expect(red.locator("#role")).to_contain_text("Your move, Red")
+        red.fill("#move-input", "h8-g7")
+        red.press("#move-input", "Enter")
+        expect(green.locator("#moves")).to_contain_text("Red: h8-g7")
+        expect(green.locator("#role")).to_contain_text("Your move, Green")
+        # A spectator (no token) watches read-only.
+        spectator = browser.new_page()
+        spectator.goto(f"{base}/games/{created['id']}")
+        expect(spectator.locator("#role")).to_have_text("You are watching.")
+        spectator.locator('#board .region[data-region="d4"]').click()
+        expect(spectator.locator("#message")).to_contain_text("watching")
+        spectator.close()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_the_board_works_with_the_keyboard_and_has_text_alternatives(page: Page, base: str) -> None:
+    created = create(base, "salta", ["human", "human"])
+    open_board(page, created["url"])
+    regions = page.locator("#board .region")
+    assert regions.count() == 100
+    assert regions.first.get_attribute("tabindex") == "0"
+    assert regions.first.get_attribute("role") == "button"
+    assert regions.first.get_attribute("aria-label")
+    titles = page.locator("#board .pieces [role=img] > title").all_text_contents()
+    assert len(titles) == 30 and all(titles)
+    page.locator('#board .region[data-region="c3"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('#board .region[data-region="d4"]')).to_have_class(re.compile("next"))
+    page.locator('#board .region[data-region="d4"]').focus()
+    page.keyboard.press(" ")
+    expect(page.locator("#moves")).to_contain_text("Green: c3-d4")
+    expect(page.locator('#board .region[data-region="d4"]')).to_have_class(re.compile("last-move"))
+    # The hint button asks the computer for Red's best move.
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text(
+        re.compile(r"Hint: \S+ \(about \d+% to win\)")
+    )
+
+
+def test_a_finished_game_is_replayed_step_by_step(page: Page, base: str) -> None:
+    created = create(base, "splinter", ["random", "random"], options={"size": "5x6"})
+    game_id = created["id"]
+    deadline = time.monotonic() + 30
+    while state_of(base, game_id)["outcome"] is None:
+        assert time.monotonic() < deadline, "the computers did not finish the game"
+        time.sleep(0.1)
+    total = state_of(base, game_id)["ply"]
+    page.goto(f"{base}/games/{game_id}")
+    reason = state_of(base, game_id)["outcome"]["reason"]
+    expect(page.locator("#result")).to_contain_text("Game over. ")
+    expect(page.locator("#result")).to_contain_text(reason)
+    expect(page.locator("#move-form")).to_be_hidden()
+    expect(page.locator("#replay-label")).to_have_text(f"After move {total} of {total}")
+    page.get_by_role("button", name="previous move").click()
+    expect(page.locator("#replay-label")).to_have_text(f"After move {total - 1} of {total}")
+    expect(page.locator("#moves li.current")).to_have_count(1)
+    page.get_by_role("button", name="start position").click()
+    expect(page.locator("#replay-label")).to_contain_text("Start position")
+    page.get_by_role("button", name="last position").click()
+    expect(page.locator("#replay-label")).to_have_text(f"After move {total} of {total}")
+    with page.expect_download() as download:
+        page.click("#download")
+    assert download.value.suggested_filename == f"splinter-{game_id}.json"
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_nothing_overflows_at_phone_width(browser: Browser, base: str, game_id: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        players = ludoteca.make(game_id).num_players
+        created = create(base, game_id, ["human", "random"][:players])
+        for url in (created["url"], f"{base}/", f"{base}/rules/{game_id}"):
+            phone.goto(url)
+            phone.wait_for_load_state("networkidle")
+            width = phone.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 390, f"{url} is {width}px wide"
+    finally:
+        context.close()
