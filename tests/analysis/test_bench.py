@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import ludoteca
-from ludoteca.analysis.bench import bench_game, machine_info
+from ludoteca.analysis.bench import bench_game, bench_mcts, machine_info
 
 
 def test_bench_counts_whole_random_games() -> None:
@@ -24,3 +24,8 @@ def test_random_playouts_are_deterministic_by_seed() -> None:
 def test_machine_info_names_the_versions() -> None:
     info = machine_info()
     assert set(info) >= {"cpu", "cores", "python", "numpy", "numba", "ludoteca"}
+
+
+def test_bench_measures_mcts_iterations_per_second() -> None:
+    rate = bench_mcts(ludoteca.make("pente_grammai"), seconds=0.3, seed=1)
+    assert rate > 0  # the figure itself is for `ludoteca bench`; here: the search ran

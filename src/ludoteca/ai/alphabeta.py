@@ -88,7 +88,8 @@ class AlphaBetaAgent(Agent):
         self._rng.shuffle(actions)
         sign = 1.0 if state.to_move == 0 else -1.0  # player 1 minimises player 0's value
         best_action, best_value, depth_done = actions[0], 0.0, 0
-        for depth in range(1, self.max_depth + 1):
+        depths = range(1, self.max_depth + 1) if len(actions) > 1 else range(0)  # forced: no search
+        for depth in depths:
             try:
                 action, value = self._root(state, actions, depth, sign)
             except _OutOfTime:

@@ -56,7 +56,13 @@ _DEFAULT_LEVELS = (
 )
 
 #: Per game: plies of random rollout before the heuristic evaluation (``None``: to the end).
-ROLLOUT_PLIES: dict[str, int | None] = {}
+ROLLOUT_PLIES: dict[str, int | None] = {
+    "pente_grammai": 10,
+    "salt_n_pepper": 10,
+    "salta": 10,
+    "splinter": 4,
+    "steppin_stones": 10,
+}
 
 #: Per game: level settings that differ from the defaults, by level number.
 _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {}

@@ -21,8 +21,10 @@ One iteration walks from the root to a leaf, evaluates the leaf, and backs the v
 * **Backup** adds the leaf's vector of returns (one entry per player) to every node on the path,
   so each decision node is judged by the player who chose it, whatever the number of players.
 
-The move played is the root child with the most visits (ties: the higher mean). With an
-iteration budget and a seed the search is reproducible; a time budget stops at the deadline.
+The move played is the root child with the most visits (ties: the higher mean). The search
+stops early when that child can no longer be overtaken within the budget left, and at once when
+only one move is legal. With an iteration budget and a seed the search is reproducible; a time
+budget also stops at the deadline.
 """
 
 from __future__ import annotations
@@ -153,12 +155,22 @@ class MCTSAgent(Agent):
         if state.is_over or state.to_move == CHANCE:
             self.choose(state)  # raises the agent's usual error
         root = _Node(state, self._rng)
-        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        started = time.perf_counter()
+        deadline = math.inf if self.seconds is None else started + self.seconds
         budget = self.iterations if self.iterations is not None else math.inf
         done = 0
-        while done < budget and (done == 0 or time.perf_counter() < deadline):
+        if len(root.untried) == 1:  # a forced move needs no search
+            budget = 1
+        while done < budget:
             self._iterate(root)
             done += 1
+            if done % _CHECK_EVERY == 0:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                left = min(budget - done, done / (now - started) * (deadline - now))
+                if _decided(root, left):
+                    break
         player = root.player
         assert player is not None
         action, best = max(
@@ -232,6 +244,18 @@ class MCTSAgent(Agent):
         if state.is_over:
             return _returns_of(state)
         return self._evaluate(state)
+
+
+# How often the search looks at the clock and at whether the best move is already decided.
+_CHECK_EVERY = 64
+
+
+def _decided(root: _Node, iterations_left: float) -> bool:
+    """Whether the most visited move stays most visited whatever the remaining iterations do."""
+    if root.untried:
+        return False
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    return len(visits) < 2 or visits[0] - visits[1] > iterations_left
 
 
 # A rollout "to the end": every game ends long before this (each has its own ply cap).

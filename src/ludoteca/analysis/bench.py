@@ -1,6 +1,7 @@
-"""Single-threaded speed of each game's compiled rules: random playouts, plies, branching.
+"""Single-threaded speed of the compiled rules and of the tree search.
 
-Figures are wall-clock rates over whole random games from the start, played inside the game's
+For each game: random playouts, plies and branching, and MCTS iterations per second. Playout
+figures are wall-clock rates over whole random games from the start, played inside the game's
 kernels (move generation, apply and the terminal test for every ply).
 """
 
@@ -13,7 +14,10 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
+from ludoteca.ai.levels import ROLLOUT_PLIES
+from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game
+from ludoteca.core.outcome import CHANCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,8 @@ class BenchResult:
         longest_plies: Plies in the longest game.
         wins: Games won, per player.
         draws: Games without a winner.
+        mcts_iterations_per_second: MCTS iterations per second from the first decision of the
+            game, with the computer levels' rollout setting (see `bench_mcts`).
     """
 
     game: str
@@ -47,6 +53,7 @@ class BenchResult:
     longest_plies: int
     wins: tuple[int, ...]
     draws: int
+    mcts_iterations_per_second: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dictionary."""
@@ -90,7 +97,27 @@ def bench_game(game: Game, *, seconds: float = 3.0, seed: int = 0) -> BenchResul
         longest_plies=longest,
         wins=tuple(wins),
         draws=draws,
+        mcts_iterations_per_second=bench_mcts(game, seconds=seconds / 3, seed=seed),
     )
+
+
+def bench_mcts(game: Game, *, seconds: float = 1.0, seed: int = 0) -> float:
+    """MCTS iterations per second (single-threaded) from the game's first decision.
+
+    Chance nodes before it take their first outcome. The search uses the rollout setting of the
+    computer levels (`ludoteca.ai.levels.ROLLOUT_PLIES`), so the figure is what a level gets;
+    searches repeat until ``seconds`` have passed, after a short warm-up.
+    """
+    state = game.initial_state()
+    while state.to_move == CHANCE:
+        state = state.apply(state.legal_moves()[0])
+    rollout = ROLLOUT_PLIES.get(game.id)
+    MCTSAgent(game, iterations=20, rollout_plies=rollout, seed=seed).search(state)  # warm-up
+    iterations, started = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        agent = MCTSAgent(game, iterations=None, seconds=seconds - elapsed, rollout_plies=rollout)
+        iterations += agent.search(state).iterations
+    return iterations / (time.perf_counter() - started)
 
 
 def machine_info() -> dict[str, str]:

@@ -265,5 +265,5 @@ def _standings(
                 elo_error=None if rating is None else rating.error,
             )
         )
-    standings.sort(key=lambda s: (s.elo if s.elo is not None else s.score), reverse=True)
+    standings.sort(key=lambda s: s.elo if s.elo is not None else s.score, reverse=True)
     return tuple(standings)

@@ -225,8 +225,9 @@ def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine)
         payload = {"machine": machine, "results": [r.to_dict() for r in results]}
         console.print_json(json.dumps(payload))
         return 0
-    table = Table(title="Random playouts, single-threaded")
-    for column in ("game", "playouts/s", "plies/s", "plies/game", "legal moves/state"):
+    table = Table(title="Random playouts and MCTS, single-threaded")
+    columns = ("game", "playouts/s", "plies/s", "plies/game", "legal moves/state", "MCTS iters/s")
+    for column in columns:
         table.add_column(column, justify="right" if column != "game" else "left")
     for result in results:
         table.add_row(
@@ -235,6 +236,7 @@ def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine)
             f"{result.plies_per_second:,.0f}",
             f"{result.mean_plies:,.1f}",
             f"{result.mean_legal_moves:,.2f}",
+            f"{result.mcts_iterations_per_second:,.0f}",
         )
     console.print(table)
     console.print(

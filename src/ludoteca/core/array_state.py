@@ -105,9 +105,7 @@ class ArrayState(State):
     def random_rollout(self, max_plies: int, seed: int) -> ArrayState:
         """At most ``max_plies`` random plies in one compiled call (see `State.random_rollout`)."""
         game = self._game
-        cells: Cells = game.kernels.random_rollout(
-            self._cells, *game.kernel_args, max_plies, seed
-        )
+        cells: Cells = game.kernels.random_rollout(self._cells, *game.kernel_args, max_plies, seed)
         return type(self)(game, cells)
 
     @abstractmethod
