@@ -163,8 +163,19 @@ def _quicker(agent: object) -> MCTSAgent | AlphaBetaAgent:
         agent.iterations, agent.seconds = 100, None
         return agent
     assert isinstance(agent, AlphaBetaAgent)
-    agent.seconds, agent.max_depth = None, 1
+    agent.max_nodes = 500
     return agent
+
+
+def test_a_node_budget_makes_alpha_beta_reproducible_and_bounded() -> None:
+    game = ludoteca.make("salt_n_pepper", first=0)
+    state = game.initial_state()
+    first = AlphaBetaAgent(game, seconds=None, max_nodes=3000, seed=4)
+    again = AlphaBetaAgent(game, seconds=None, max_nodes=3000, seed=4)
+    result = first.search(state)
+    assert result == again.search(state)
+    assert first.nodes <= 3001  # stops on the first node past the budget
+    assert result.iterations >= 2  # the depth of the deepest finished search
 
 
 def test_level_one_blunders_sometimes_and_level_three_does_not() -> None:

@@ -19,6 +19,9 @@ def test_specs_build_the_agents_they_name() -> None:
     depth = agent_from_spec("alphabeta:depth=3", game)
     assert isinstance(depth, AlphaBetaAgent)
     assert (depth.seconds, depth.max_depth) == (None, 3)
+    nodes = agent_from_spec("alphabeta:nodes=5000", game)
+    assert isinstance(nodes, AlphaBetaAgent)
+    assert (nodes.seconds, nodes.max_nodes) == (None, 5000)
     assert isinstance(agent_from_spec("level:1,seed=4", game), BlunderingAgent)
     assert agent_from_spec("level:4", game).name == "level:4"
 
@@ -45,6 +48,7 @@ def test_a_spec_seed_makes_the_agent_reproducible() -> None:
         ("mcts:depth=3", "the mcts agent has no parameter 'depth'; accepted: iters, seconds"),
         ("alphabeta:iters=3", "the alphabeta agent has no parameter 'iters'"),
         ("alphabeta:depth=0", "depth must be at least 1"),
+        ("alphabeta:nodes=-5", "nodes must be at least 1"),
         ("mcts:iters", "is not of the form name=value"),
     ],
 )

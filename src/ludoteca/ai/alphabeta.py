@@ -7,8 +7,9 @@ chance nodes search every outcome with the full window, so their expectation sta
 
 Every ply (a chance outcome included) uses one unit of depth. At depth 0 the game's heuristic
 (``games/<game>/heuristics.py``) estimates the position; a finished game is worth its returns.
-Iterative deepening searches depth 1, 2, ... until the time is up and plays the best move of the
-deepest search that finished, trying the previous best move first at each new depth.
+Iterative deepening searches depth 1, 2, ... until the time or the node budget is spent and plays
+the best move of the deepest search that finished, trying the previous best move first at each
+new depth.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ class AlphaBetaAgent(Agent):
 
     Args:
         game: The game it plays; it must have a heuristics module.
-        seconds: Wall-time budget per move (the search may run one node past it).
-        max_depth: The deepest search tried; with ``seconds=None`` it searches exactly to it.
+        seconds: Wall-time budget per move (the search may run 256 nodes past it).
+        max_depth: The deepest search tried.
+        max_nodes: Node budget per move: the search stops after this many positions (a budget
+            that, unlike time, gives the same moves on every machine).
         seed: Seeds the order in which equally good root moves are tried.
         name: The agent's name in tables.
     """
@@ -45,6 +48,7 @@ class AlphaBetaAgent(Agent):
         *,
         seconds: float | None = 1.0,
         max_depth: int = 64,
+        max_nodes: int | None = None,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -57,9 +61,12 @@ class AlphaBetaAgent(Agent):
             raise AgentError(f"seconds must be above 0 and below 3600; got {seconds}")
         if max_depth < 1:
             raise AgentError(f"max_depth must be at least 1; got {max_depth}")
+        if max_nodes is not None and max_nodes < 1:
+            raise AgentError(f"max_nodes must be at least 1; got {max_nodes}")
         self.game = game
         self.seconds = seconds
         self.max_depth = max_depth
+        self.max_nodes = max_nodes
         self._evaluate: Evaluator = evaluate
         self._rng = random.Random(seed)
         self._deadline = math.inf
@@ -115,6 +122,8 @@ class AlphaBetaAgent(Agent):
 
     def _value(self, state: State, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfTime
         if self.nodes & 255 == 0 and time.perf_counter() > self._deadline:
             raise _OutOfTime
         outcome = state.outcome

@@ -1,16 +1,21 @@
 """Strength levels 1-5 for every game, and hints.
 
-A level is a search engine with a budget, tuned per game (docs/ai.md lists them):
+A level is a search engine with a budget, tuned per game (docs/ai.md lists them and the
+tournaments that rank them):
 
 1. **Beginner**: a small MCTS (50 iterations) that plays a random move one time in four.
 2. **Casual**: MCTS with 200 iterations.
 3. **Club**: MCTS with 1,000 iterations.
-4. **Strong**: MCTS with 4,000 iterations, at most 1 s per move.
-5. **Strongest**: the game's best engine at about 1.5 s per move (MCTS, or alpha-beta where it
-   plays better at equal time), so a move comes within 2 s on the development machine.
+4. **Strong**: MCTS with 3,000 iterations.
+5. **Strongest**: the engine that won at equal time: expectimax alpha-beta (40,000 positions in
+   Pente Grammai and Salt 'n' Pepper, 80,000 in Splinter), MCTS with 10,000 iterations in Salta.
 
-Levels 1-3 are reproducible with a seed (iteration budgets); levels 4-5 stop at a deadline too,
-so on a slower machine they search less.
+Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
+typically takes 0.3-1 s there). Budgets count iterations or positions rather than seconds, so
+that a seeded level plays the same moves on any machine and tournaments between the levels fit
+in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds. Steppin'
+Stones, whose games last hundreds of decisions, uses smaller MCTS budgets. A search also stops
+early when its best move can no longer change, and at once when a move is forced.
 """
 
 from __future__ import annotations
@@ -35,24 +40,24 @@ class LevelSetting:
     Attributes:
         summary: One line for menus and docs.
         engine: ``"mcts"`` or ``"alphabeta"``.
-        iterations: MCTS iterations per move (``None``: time only).
-        seconds: Time budget per move (``None``: iterations only).
+        budget: MCTS iterations, or alpha-beta positions searched, per move.
         blunder: Chance of playing a uniformly random move instead.
     """
 
     summary: str
     engine: Engine
-    iterations: int | None
-    seconds: float | None
+    budget: int
     blunder: float = 0.0
 
 
+MOVE_TIME_CAP = 1.8  # seconds: every level answers within 2 s on the development machine
+
 _DEFAULT_LEVELS = (
-    LevelSetting("beginner: small search, a random move one time in four", "mcts", 50, None, 0.25),
-    LevelSetting("casual: MCTS, 200 iterations", "mcts", 200, None),
-    LevelSetting("club: MCTS, 1,000 iterations", "mcts", 1000, None),
-    LevelSetting("strong: MCTS, 4,000 iterations or 1 s", "mcts", 4000, 1.0),
-    LevelSetting("strongest: MCTS for 1.5 s", "mcts", None, 1.5),
+    LevelSetting("beginner: MCTS 50 iterations, a random move one time in four", "mcts", 50, 0.25),
+    LevelSetting("casual: MCTS 200 iterations", "mcts", 200),
+    LevelSetting("club: MCTS 1,000 iterations", "mcts", 1000),
+    LevelSetting("strong: MCTS 3,000 iterations", "mcts", 3000),
+    LevelSetting("strongest: MCTS 10,000 iterations", "mcts", 10_000),
 )
 
 #: Per game: plies of random rollout before the heuristic evaluation (``None``: to the end).
@@ -64,8 +69,25 @@ ROLLOUT_PLIES: dict[str, int | None] = {
     "steppin_stones": 10,
 }
 
+_ALPHA_BETA_40K = LevelSetting("strongest: alpha-beta, 40,000 positions", "alphabeta", 40_000)
+
 #: Per game: level settings that differ from the defaults, by level number.
-_GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {}
+_GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
+    "pente_grammai": {5: _ALPHA_BETA_40K},
+    "salt_n_pepper": {5: _ALPHA_BETA_40K},
+    "splinter": {
+        5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000),
+    },
+    "steppin_stones": {
+        1: LevelSetting(
+            "beginner: MCTS 30 iterations, a random move one time in four", "mcts", 30, 0.25
+        ),
+        2: LevelSetting("casual: MCTS 100 iterations", "mcts", 100),
+        3: LevelSetting("club: MCTS 300 iterations", "mcts", 300),
+        4: LevelSetting("strong: MCTS 1,000 iterations", "mcts", 1000),
+        5: LevelSetting("strongest: MCTS 3,000 iterations", "mcts", 3000),
+    },
+}
 
 
 def level_setting(game: Game, level: int) -> LevelSetting:
@@ -89,12 +111,14 @@ def make_agent(game: Game, level: int = 3, *, seed: int | None = None) -> Agent:
     name = f"level:{level}"
     engine: MCTSAgent | AlphaBetaAgent
     if setting.engine == "alphabeta":
-        engine = AlphaBetaAgent(game, seconds=setting.seconds, seed=seed, name=name)
+        engine = AlphaBetaAgent(
+            game, seconds=MOVE_TIME_CAP, max_nodes=setting.budget, seed=seed, name=name
+        )
     else:
         engine = MCTSAgent(
             game,
-            iterations=setting.iterations,
-            seconds=setting.seconds,
+            iterations=setting.budget,
+            seconds=MOVE_TIME_CAP,
             rollout_plies=ROLLOUT_PLIES.get(game.id),
             seed=seed,
             name=name,

@@ -5,7 +5,7 @@
     random                      random:seed=7
     level:3                     level:5,seed=1          (levels 1-5, see ludoteca.ai.levels)
     mcts:iters=2000             mcts:seconds=0.5,c=1.4,rollout=20,seed=3
-    alphabeta:seconds=1         alphabeta:depth=4
+    alphabeta:seconds=1         alphabeta:depth=4           alphabeta:nodes=50000
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from ludoteca.core.game import Game
 
 AGENT_SPECS = (
     "random[:seed=N], level:1..5[,seed=N], mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
-    "alphabeta:seconds=S|depth=N[,seed=N]"
+    "alphabeta:seconds=S|depth=N|nodes=N[,seed=N]"
 )
 
 _PARAMETERS = {
     "random": ("seed",),
     "level": ("seed",),
     "mcts": ("iters", "seconds", "c", "rollout", "seed"),
-    "alphabeta": ("seconds", "depth", "seed"),
+    "alphabeta": ("seconds", "depth", "nodes", "seed"),
 }
 
 
@@ -71,10 +71,13 @@ def _alphabeta(parameters: dict[str, str], game: Game, seed: int | None, name: s
     seconds: float | None = 1.0
     if "seconds" in parameters:
         seconds = _number(parameters, "seconds")
-    elif "depth" in parameters:
-        seconds = None  # a fixed depth, searched to the end
+    elif "depth" in parameters or "nodes" in parameters:
+        seconds = None  # a fixed depth or node budget, searched to the end
     depth = _integer(parameters, "depth", minimum=1) if "depth" in parameters else 64
-    return AlphaBetaAgent(game, seconds=seconds, max_depth=depth, seed=seed, name=name)
+    nodes = _integer(parameters, "nodes", minimum=1) if "nodes" in parameters else None
+    return AlphaBetaAgent(
+        game, seconds=seconds, max_depth=depth, max_nodes=nodes, seed=seed, name=name
+    )
 
 
 def _mcts(parameters: dict[str, str], game: Game, seed: int | None, name: str) -> MCTSAgent:

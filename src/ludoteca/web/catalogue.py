@@ -10,7 +10,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from ludoteca.ai import agent_from_spec
+from ludoteca.ai import agent_from_spec, level_setting
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionSpec, format_option_value
 from ludoteca.core.registry import game_class, game_ids, make
@@ -92,8 +92,11 @@ def computer_choices(game_id: str) -> tuple[tuple[str, str, bool], ...]:
     game = make(game_id)
     choices = []
     for spec, label in [
-        *((f"level:{level}", f"the computer, level {level}") for level in LEVELS),
-        ("random", "the computer, random moves"),
+        *(
+            (f"level:{level}", f"computer level {level}: {level_setting(game, level).summary}")
+            for level in LEVELS
+        ),
+        ("random", "computer: random moves"),
     ]:
         try:
             agent_from_spec(spec, game, seed=0)
