@@ -1,15 +1,15 @@
 """Solved facts for the searching agents: they take a win in one and avoid a loss in one.
 
-The positions were found by scanning seeded random games for decision nodes where only some
-moves win at once (or only some moves leave the opponent no winning reply), and are kept here
-as position text with the good moves listed, so each can be checked by eye with
-``ludoteca.make(game).parse_state(text)``.
+Most positions were found by scanning seeded random games for decision nodes where only some
+moves win at once (or only some moves leave the opponent no winning reply); those marked so were
+built by hand. They are kept as position text with the good moves listed, so each can
+be checked by eye with ``ludoteca.make(game).parse_state(text)``, and each test first checks
+that the table is right.
 
-Games without such positions: in Salt 'n' Pepper the winning move is always forced (a piece on
-the back rank must go home first, and nothing can stop the other side's last piece), and in
-Pente Grammai the opponent's winning chances depend on its roll, so "a loss in one" is never
-certain; Steppin' Stones is a solitaire (no opponent). Those games get the win-in-one test where
-one exists and the chance-node tests below.
+Games without a loss in one to avoid: in Pente Grammai whether the opponent wins next depends on
+its roll, so no loss in one is ever certain; in Salt 'n' Pepper a loss in one can only be put off
+by one move (the other side's last piece then goes home anyway), so every move loses; and
+Steppin' Stones has no opponent.
 """
 
 from __future__ import annotations
@@ -41,6 +41,22 @@ WIN_IN_ONE = [
     ),
     ("pente_grammai", {}, "w/./bbbb/w/w/w/b/././w 0 0 0 0 b 6 204", {"B2-W3"}, 2),
     ("pente_grammai", {}, "w/b/bbbb/./w/w/w/././w 0 0 0 0 b 1 4648", {"W2-W3"}, 2),
+    (  # built by hand: Salt's last piece may step to h1 or leap home over Pepper's j1
+        "salt_n_pepper",
+        {},
+        "........../........../........../........../........../........../........../"
+        "........../........S./.........P s 200 0",
+        {"i2xhome"},
+        2,
+    ),
+    (  # built by hand: three suits home, the Sun pawn one step from its home tile
+        "steppin_stones",
+        {},
+        "..s..m.MP/..SP+s..m../sss..mmm/......../......../aaa..ccc/..a..c../AP.a..c.CP"
+        " 100 play2 S1",
+        {"SP:c7-b7"},
+        12,
+    ),
 ]
 
 # (game, options, position text, the moves after which the opponent cannot win at once)

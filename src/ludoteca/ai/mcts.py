@@ -21,7 +21,9 @@ One iteration walks from the root to a leaf, evaluates the leaf, and backs the v
 * **Backup** adds the leaf's vector of returns (one entry per player) to every node on the path,
   so each decision node is judged by the player who chose it, whatever the number of players.
 
-The move played is the root child with the most visits (ties: the higher mean). The search
+The move played is the root child with the most visits (ties: the higher mean), except that a
+move winning at once is played without search (UCT values a certain win later just as much). The
+search
 stops early when that child can no longer be overtaken within the budget left, and at once when
 only one move is legal. With an iteration budget and a seed the search is reproducible; a time
 budget also stops at the deadline.
@@ -154,6 +156,9 @@ class MCTSAgent(Agent):
         """
         if state.is_over or state.to_move == CHANCE:
             self.choose(state)  # raises the agent's usual error
+        winning = _winning_move(state)
+        if winning is not None:
+            return SearchResult(move=winning, value=1.0, iterations=0, visits={})
         root = _Node(state, self._rng)
         started = time.perf_counter()
         deadline = math.inf if self.seconds is None else started + self.seconds
@@ -244,6 +249,19 @@ class MCTSAgent(Agent):
         if state.is_over:
             return _returns_of(state)
         return self._evaluate(state)
+
+
+def _winning_move(state: State) -> Move | None:
+    """A move that wins at once, if there is one.
+
+    UCT alone does not prefer a win now to a certain win later.
+    """
+    mover = state.to_move
+    for action in state.legal_actions():
+        outcome = state.apply_action(action).outcome
+        if outcome is not None and outcome.winner == mover:
+            return state.move_from_index(action)
+    return None
 
 
 # How often the search looks at the clock and at whether the best move is already decided.
