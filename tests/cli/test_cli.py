@@ -192,10 +192,11 @@ def test_replay_refuses_a_tampered_file(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_the_picker_asks_for_game_and_players(capsys: pytest.CaptureFixture[str]) -> None:
     salta = str(ludoteca.GAMES.index("salta") + 1)
-    status, out, _ = run(capsys, ["play"], "77", salta, "2", "moves", "quit")
+    status, out, _ = run(capsys, ["play"], "77", salta, "2", "9", "2", "moves", "quit")
     assert status == 0
     assert "Please type a number from 1 to" in out
-    assert "Salta — Green: human, Red: random" in out
+    assert "Please type a number from 1 to 6" in out
+    assert "Salta — Green: human, Red: level:2" in out
     assert "Legal moves: a3-b4" in out
 
 
@@ -213,6 +214,7 @@ def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, ["bench", "salta", "--seconds", "0.2"])
     assert status == 0
     assert "plies/s" in out and "salta" in out and "numba" in out
+    assert "MCTS iters/s" in out
 
 
 class TestDice:

@@ -274,9 +274,15 @@ def pick_game(
         "Who plays?\n  1. two people at this screen\n  2. you first, against the computer\n"
         "  3. the computer first, you second"
     )
-    seats = [("human", "human"), ("human", "random"), ("random", "human")]
-    p0, p1 = seats[_choose_number(console, read_line, "Choice> ", len(seats)) - 1]
-    return game_id, p0, p1
+    choice = _choose_number(console, read_line, "Choice> ", 3)
+    if choice == 1:
+        return game_id, "human", "human"
+    console.print(
+        "How strong is the computer? 1 (beginner) to 5 (strongest), or 6 for random moves."
+    )
+    strength = _choose_number(console, read_line, "Level> ", 6)
+    computer = "random" if strength == 6 else f"level:{strength}"
+    return (game_id, "human", computer) if choice == 2 else (game_id, computer, "human")
 
 
 def _choose_number(console: Console, read_line: ReadLine, prompt: str, count: int) -> int:
