@@ -2,11 +2,14 @@
 
 * `wilson_interval`: the Wilson score interval of a proportion (a draw counts half a win),
   which stays inside [0, 1] and behaves well near 0 % and 100 %, unlike the normal interval.
-* `elo_ratings`: maximum-likelihood Elo ratings under the logistic (Bradley-Terry) model
+* `elo_ratings`: Elo ratings under the logistic (Bradley-Terry) model
   ``P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400))``, with draws counted as half a win for
-  each side. Ratings are centred on a mean of 0; the error bars are standard errors from the
-  inverse of the observed information (Fisher) matrix of the centred fit. A player who won or
-  lost every game has no finite estimate: its rating is clamped at +-1200 with an infinite error.
+  each side. The fit is the maximum a posteriori estimate with a weak normal prior on every
+  rating (mean 0, standard deviation `PRIOR_ELO` points): with plenty of games it is the
+  maximum-likelihood fit, and a player who won or lost every game still gets a finite rating
+  (the plain maximum-likelihood estimate is infinite then). Ratings have mean 0; the error bars
+  are standard errors of each rating relative to that mean, from the inverse of the posterior's
+  information matrix.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 
 Z_95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)  # rating points per unit of the logistic model's log-odds
-MAX_ELO = 1200.0  # a player who never lost or never won has no finite MLE: ratings are clamped
+PRIOR_ELO = 400.0  # standard deviation of the prior on each rating
 
 
 def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
@@ -61,13 +64,13 @@ def elo_ratings(
     """
     index = {name: i for i, name in enumerate(players)}
     n = len(players)
-    if n < 2:
-        return {name: Rating(0.0, 0.0) for name in players}
     pairs = [(index[a], index[b], points, games) for (a, b), (points, games) in scores.items()]
+    precision = (ELO_SCALE / PRIOR_ELO) ** 2  # the prior's, in the model's units
     strength = np.zeros(n)
-    for _ in range(200):  # Newton's method on the log-likelihood, with a small ridge
-        gradient = np.zeros(n)
-        hessian = np.eye(n) * 1e-6
+    hessian = np.eye(n) * precision
+    for _ in range(100):  # Newton's method on the log-posterior, which is concave
+        gradient = -precision * strength
+        hessian = np.eye(n) * precision
         for i, j, points, games in pairs:
             expected = 1.0 / (1.0 + math.exp(strength[j] - strength[i]))
             gradient[i] += points - games * expected
@@ -77,21 +80,19 @@ def elo_ratings(
             hessian[j, j] += weight
             hessian[i, j] -= weight
             hessian[j, i] -= weight
-        step = np.linalg.solve(hessian + np.ones((n, n)) / n, gradient)  # fixes the mean
-        strength = np.clip(strength + step, -MAX_ELO / ELO_SCALE, MAX_ELO / ELO_SCALE)
-        strength -= strength.mean()
-        if np.max(np.abs(step)) < 1e-9:
+        step = np.linalg.solve(hessian, gradient)
+        strength += step
+        if np.max(np.abs(step)) < 1e-10:
             break
-    covariance = np.linalg.pinv(hessian)
+    # Results say nothing about the field's common level, so report the errors of the ratings
+    # relative to the field's mean (the prior alone would otherwise add its spread to each).
     centring = np.eye(n) - np.ones((n, n)) / n
-    covariance = centring @ covariance @ centring
-    bound = MAX_ELO / ELO_SCALE - 1e-6
+    covariance = centring @ np.linalg.inv(hessian) @ centring
+    strength = centring @ strength
     return {
         name: Rating(
             elo=float(strength[i] * ELO_SCALE),
-            error=math.inf  # a clamped rating: all won or all lost, no finite estimate
-            if abs(strength[i]) >= bound
-            else float(math.sqrt(max(covariance[i, i], 0.0)) * ELO_SCALE),
+            error=float(math.sqrt(max(covariance[i, i], 0.0)) * ELO_SCALE),
         )
         for name, i in index.items()
     }

@@ -63,7 +63,7 @@ class Standing:
         low: Lower end of the 95 % Wilson interval of ``score``.
         high: Upper end of that interval.
         elo: Elo rating (mean 0 over the field); ``None`` in a solitaire.
-        elo_error: Standard error of ``elo`` (``inf`` when it won or lost everything).
+        elo_error: Standard error of ``elo``.
     """
 
     spec: str
@@ -99,12 +99,8 @@ class TournamentResult:
         return points, games
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (an infinite error is written as ``null``)."""
-        data = asdict(self)
-        for standing in data["standings"]:
-            if standing["elo_error"] is not None and standing["elo_error"] == float("inf"):
-                standing["elo_error"] = None
-        return data
+        """A JSON-ready dictionary."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)

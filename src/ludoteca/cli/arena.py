@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -138,8 +137,7 @@ def standings_table(result: TournamentResult, game: Game) -> Table:
 def _elo_text(elo: float | None, error: float | None) -> str:
     if elo is None or error is None:
         return ""
-    spread = "∞" if math.isinf(error) else f"{error:.0f}"
-    return f"{elo:+.0f} ± {spread}"
+    return f"{elo:+.0f} ± {error:.0f}"
 
 
 def _result_text(result: GameResult) -> str:
