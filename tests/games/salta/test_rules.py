@@ -657,30 +657,44 @@ def test_played_scoring_equal_counts_draw() -> None:
 
 
 def test_there_is_no_extra_move_in_the_played_scoring_phase() -> None:
-    state = state_at(SHARING_A_SQUARE, 4, (0, 0), move_limit=2).apply("a7-b8")
+    state = state_at(SHARING_A_SQUARE, 4, (50, 0), move_limit=2).apply("a7-b8")
     assert state.goal_complete(GREEN)
     assert state.to_move == RED
     assert not state.awaiting_extra_move
     assert str(state).splitlines()[-1] == (
-        "Red to move, ply 6 (scoring phase: Green 1 moves, Red 0 moves)."
+        "Red to move, ply 6 (scoring phase: Green 51 moves, Red 0 moves)."
     )
 
 
-def test_played_scoring_fewer_moves_wins_and_a_finished_side_passes() -> None:
-    state = play(state_at(RED_TWO_STEPS_AWAY, 4, (0, 0), move_limit=2), "a7-b8", "c5-b4")
+def test_played_scoring_a_finished_side_passes_and_its_passes_do_not_count() -> None:
+    # Green finishes in 2; Red, 2 steps from home, can still tie, so the race goes on.
+    state = play(state_at(RED_TWO_STEPS_AWAY, 4, (1, 0), move_limit=2), "a7-b8", "c5-b4")
     assert state.to_move == GREEN
     assert moves(state) == {"pass"}
     state = state.apply("pass")
-    assert state.scoring_moves == (1, 1)  # the pass of a finished side is not counted
+    assert state.scoring_moves == (2, 1)  # the pass of a finished side is not counted
     state = state.apply("b4-a3")
-    assert state.scoring_moves == (1, 2)
-    assert state.outcome == ludoteca.Outcome.win(
-        GREEN, 2, "120-move rule, played scoring: Green 1 moves, Red 2 moves"
+    assert state.scoring_moves == (2, 2)
+    assert state.outcome == ludoteca.Outcome.draw(
+        2, "120-move rule, played scoring: Green 2 moves, Red 2 moves"
     )
 
 
+def test_played_scoring_ends_once_the_other_side_cannot_match_the_finished_one() -> None:
+    # Green finishes in 1 move; Red needs at least 2 more (its goal distance): Red cannot tie.
+    state = state_at(RED_TWO_STEPS_AWAY, 4, (0, 0), move_limit=2).apply("a7-b8")
+    assert state.outcome == ludoteca.Outcome.win(
+        GREEN,
+        2,
+        "120-move rule, played scoring: Green finished in 1 moves, "
+        "Red cannot finish in fewer than 2",
+    )
+    open_race = state_at(RED_TWO_STEPS_AWAY, 4, (1, 0), move_limit=2).apply("a7-b8")
+    assert not open_race.is_over  # 2 against at least 2: Red can still tie
+
+
 def test_a_finished_side_is_told_it_can_only_pass() -> None:
-    state = play(state_at(RED_TWO_STEPS_AWAY, 4, (0, 0), move_limit=2), "a7-b8", "c5-b4")
+    state = play(state_at(RED_TWO_STEPS_AWAY, 4, (1, 0), move_limit=2), "a7-b8", "c5-b4")
     message = refused(state, "b8-a7")
     assert "Green has finished the scoring phase" in message
     assert "can only pass" in message

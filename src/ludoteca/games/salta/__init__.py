@@ -81,7 +81,7 @@ class SaltaGame(KernelGame):
     kernels: ClassVar[ModuleType] = k
     id: ClassVar[str] = "salta"
     name: ClassVar[str] = "Salta"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     num_players: ClassVar[int] = 2
     player_names: ClassVar[tuple[str, ...]] = ("Green", "Red")
     num_actions: ClassVar[int] = k.NUM_ACTIONS

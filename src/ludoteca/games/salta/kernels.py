@@ -55,6 +55,7 @@ BOTH_GOALS = 3  # Red completed its goal with the extra move: draw
 SCORED_PLAYED = 4
 SCORED_SIMPLIFIED = 5
 PLY_CAP = 6
+SCORING_DECIDED = 7  # played scoring: one side is home and the other can no longer match it
 
 # params: the options as integers
 P_SCORING_START = 0  # plies after which scoring begins, or -1 without the move limit
@@ -346,14 +347,32 @@ def _compare_scores(s, green, red, reason):
 
 
 @njit(cache=True)
+def _end_decided_race(s, done, goals):
+    """End the played scoring phase once the side still racing cannot match the finished one.
+
+    The racing side needs at least its goal distance in further moves (every step gains at most
+    one square), so once its moves plus that distance exceed the finished side's count, no play
+    can change the result: the finished side wins.
+    """
+    other = 1 - done
+    least = s[SCORING_MOVES_AT + other] + goal_distance(s, other, goals)
+    if s[SCORING_MOVES_AT + done] < least:
+        _finish(s, GREEN_WINS if done == GREEN else RED_WINS, SCORING_DECIDED)
+
+
+@njit(cache=True)
 def settle(s, params, goals):
     """Set the status and reason of a position from its pieces, ply count and options."""
     _finish(s, ONGOING, NO_REASON)
     start = params[P_SCORING_START]
     if start >= 0 and s[PLY_AT] > start and params[P_SCORING_MODE] == SCORING_PLAYED:
         # The played scoring phase is under way: goals no longer end the game, counts do.
-        if scoring_finished(s, GREEN, params, goals) and scoring_finished(s, RED, params, goals):
+        green_done = scoring_finished(s, GREEN, params, goals)
+        red_done = scoring_finished(s, RED, params, goals)
+        if green_done and red_done:
             _compare_scores(s, s[SCORING_MOVES_AT], s[SCORING_MOVES_AT + 1], SCORED_PLAYED)
+        elif green_done or red_done:
+            _end_decided_race(s, GREEN if green_done else RED, goals)
         return
     green_home = goal_complete(s, GREEN, goals)
     red_home = goal_complete(s, RED, goals)

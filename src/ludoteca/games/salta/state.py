@@ -171,6 +171,15 @@ class SaltaState(ArrayState):
         if reason == k.SCORED_PLAYED:
             green, red = self.scoring_moves
             return f"120-move rule, played scoring: Green {green} moves, Red {red} moves"
+        if reason == k.SCORING_DECIDED:
+            winner = k.GREEN if int(self._cells[k.STATUS_AT]) == k.GREEN_WINS else k.RED
+            loser = 1 - winner
+            count = self.scoring_moves[winner]
+            at_least = self.scoring_moves[loser] + self.goal_distance(loser)
+            return (
+                f"120-move rule, played scoring: {SIDE_NAMES[winner]} finished in {count} moves, "
+                f"{SIDE_NAMES[loser]} cannot finish in fewer than {at_least}"
+            )
         if reason == k.SCORED_SIMPLIFIED:
             green, red = self.goal_distance(k.GREEN), self.goal_distance(k.RED)
             return f"120-move rule, simplified scoring: Green {green}, Red {red}"
