@@ -8,13 +8,14 @@ tournaments that rank them):
 3. **Club**: MCTS with 1,000 iterations.
 4. **Strong**: MCTS with 3,000 iterations.
 5. **Strongest**: the engine that won at equal time: expectimax alpha-beta (40,000 positions in
-   Pente Grammai and Salt 'n' Pepper, 80,000 in Splinter), MCTS with 10,000 iterations in Salta.
+   Pente Grammai and Salt 'n' Pepper, 80,000 in Splinter); MCTS with 10,000 iterations by
+   default (5,000 in Salta, whose games are long).
 
 Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
 typically takes 0.3-1 s there). Budgets count iterations or positions rather than seconds, so
 that a seeded level plays the same moves on any machine and tournaments between the levels fit
 in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds. Steppin'
-Stones, whose games last hundreds of decisions, uses smaller MCTS budgets. A search also stops
+Stones and Salta, whose games last hundreds of decisions, use smaller MCTS budgets. A search also stops
 early when its best move can no longer change, and at once when a move is forced.
 """
 
@@ -74,6 +75,10 @@ _ALPHA_BETA_40K = LevelSetting("strongest: alpha-beta, 40,000 positions", "alpha
 #: Per game: level settings that differ from the defaults, by level number.
 _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
     "pente_grammai": {5: _ALPHA_BETA_40K},
+    "salta": {  # long games (about 180 decisions a side): smaller budgets than the default
+        4: LevelSetting("strong: MCTS 2,000 iterations", "mcts", 2000),
+        5: LevelSetting("strongest: MCTS 5,000 iterations", "mcts", 5000),
+    },
     "salt_n_pepper": {5: _ALPHA_BETA_40K},
     "splinter": {
         5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000),
