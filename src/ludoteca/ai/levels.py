@@ -14,9 +14,10 @@ tournaments that rank them):
 Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
 typically takes 0.3-1 s there). Budgets count iterations or positions rather than seconds, so
 that a seeded level plays the same moves on any machine and tournaments between the levels fit
-in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds. Steppin'
-Stones and Salta, whose games last hundreds of decisions, use smaller MCTS budgets. A search also stops
-early when its best move can no longer change, and at once when a move is forced.
+in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds.
+Steppin' Stones and Salta, whose games last hundreds of decisions, use smaller MCTS budgets. A
+search also stops early when its best move can no longer change, and at once when a move is
+forced.
 """
 
 from __future__ import annotations
