@@ -4,7 +4,7 @@ A record holds the format name and version, the game id and rules version, every
 starting position text when it is not the game's default, the moves in notation (chance
 outcomes included), the players, the result and the dates::
 
-    {"format": "ludoteca-game", "format_version": 1, "game": "salta", "game_version": 1,
+    {"format": "ludoteca-game", "format_version": 1, "game": "salta", "game_version": 2,
      "options": {"goal": "seed", ...}, "start": null, "moves": ["c3-d4", "h8-g7"],
      "players": ["human", "random"], "result": null,
      "created": "2026-11-22T10:00:00+00:00", "updated": "2026-11-22T10:05:00+00:00"}
