@@ -12,7 +12,7 @@ tournaments that rank them):
    default (5,000 in Salta, whose games are long).
 
 Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
-typically takes 0.3-1 s there). Budgets count iterations or positions rather than seconds, so
+typically takes 0.3-1.5 s there). Budgets count iterations or positions rather than seconds, so
 that a seeded level plays the same moves on any machine and tournaments between the levels fit
 in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds.
 Steppin' Stones and Salta, whose games last hundreds of decisions, use smaller MCTS budgets. A
