@@ -173,9 +173,8 @@ def hint(state: State, *, level: int = 5, seed: int | None = 0) -> Hint:
     Raises:
         AgentError: The game is over, ``state`` is a chance node, or ``level`` is not 1-5.
     """
-    setting = level_setting(state.game, level)
     agent = make_agent(state.game, level, seed=seed)
-    engine = agent.inner if isinstance(agent, BlunderingAgent) else agent
-    assert isinstance(engine, MCTSAgent | AlphaBetaAgent), setting
+    engine = agent.inner if isinstance(agent, BlunderingAgent) else agent  # hints never blunder
+    assert isinstance(engine, MCTSAgent | AlphaBetaAgent)
     result = engine.search(state)
     return Hint(move=result.move, win_chance=min(1.0, max(0.0, result.win_chance)), level=level)

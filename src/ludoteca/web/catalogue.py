@@ -10,13 +10,12 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from ludoteca.ai import agent_from_spec, level_setting
+from ludoteca.ai import LEVELS, agent_from_spec, level_setting
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionSpec, format_option_value
 from ludoteca.core.registry import game_class, game_ids, make
 from ludoteca.core.rules_pages import rules_text
 from ludoteca.web.boards import thumbnail
-from ludoteca.web.service import LEVELS
 
 _RULES_IN_BRIEF = re.compile(r"^Rules in brief(?: \([^)]*\))?:\s*")
 

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import ludoteca.ai
-from ludoteca.ai import Agent, agent_from_spec
+from ludoteca.ai import LEVELS, Agent, agent_from_spec
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Move
@@ -41,7 +41,6 @@ from ludoteca.web.storage import GameStore, MoveConflictError, SeatRow
 
 log = logging.getLogger(__name__)
 
-LEVELS = (1, 2, 3, 4, 5)
 SEAT_FORMS = "human, invite, random or level:1 … level:5"
 
 
