@@ -30,6 +30,7 @@ from ludoteca.core.rules_pages import rules_text
 
 USAGE_ERROR = 2
 MAX_BENCH_SECONDS = 86_400
+PIPE_WIDTH = 120
 
 
 def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None) -> int:
@@ -38,6 +39,8 @@ def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None
     arguments = parser.parse_args(argv)
     # Soft wrap: long messages and move lists stay whole lines, for people and for pipes.
     console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal:  # a pipe or a file: room for whole tables, not 80 columns
+        console = Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     reader = read_line or _terminal_reader(console)
     try:
@@ -226,9 +229,9 @@ def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine)
         console.print_json(json.dumps(payload))
         return 0
     table = Table(title="Random playouts and MCTS, single-threaded")
-    columns = ("game", "playouts/s", "plies/s", "plies/game", "legal moves/state", "MCTS iters/s")
+    columns = ("game", "playouts/s", "plies/s", "plies/game", "moves/state", "MCTS iters/s")
     for column in columns:
-        table.add_column(column, justify="right" if column != "game" else "left")
+        table.add_column(column, justify="right" if column != "game" else "left", no_wrap=True)
     for result in results:
         table.add_row(
             result.game,
