@@ -22,7 +22,9 @@ empty path (``pass``, ``end``, a resignation) is offered as a button only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
+
+from ludoteca.core.grids import FILE_LETTERS
 
 RegionShape = Literal["rect", "circle"]
 PieceShape = Literal[
@@ -162,3 +164,29 @@ class Drawing:
             if region.id == region_id:
                 return region
         raise KeyError(region_id)
+
+
+#: Room left of a grid for the rank numbers and below it for the file letters (board units).
+GRID_MARGIN: Final = 0.6
+
+
+def grid_coordinates(files: int, ranks: int, *, top: float = 0.0) -> tuple[Mark, ...]:
+    """The file letters below and the rank numbers left of a grid of unit squares.
+
+    The grid's left edge is at `GRID_MARGIN` and its top at ``top``; rank 1 is the bottom row.
+    """
+    letters = [
+        Mark(
+            "text",
+            GRID_MARGIN + f + 0.5,
+            top + ranks + GRID_MARGIN / 2,
+            FILE_LETTERS[f],
+            style="coordinate",
+        )
+        for f in range(files)
+    ]
+    numbers = [
+        Mark("text", GRID_MARGIN / 2, top + ranks - r - 0.5, str(r + 1), style="coordinate")
+        for r in range(ranks)
+    ]
+    return (*letters, *numbers)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ludoteca.core.grids import FILE_LETTERS, square_name
+from ludoteca.core.grids import square_name
 from ludoteca.core.outcome import CHANCE
-from ludoteca.core.view import Drawing, Mark, Piece, Region
+from ludoteca.core.view import GRID_MARGIN, Drawing, Piece, Region, grid_coordinates
 from ludoteca.games.salt_n_pepper import kernels as k
 from ludoteca.games.salt_n_pepper.state import SIDE_NAMES, SaltNPepperMove
 from ludoteca.games.salt_n_pepper.text import is_dark, status_line
@@ -25,7 +25,7 @@ from ludoteca.games.salt_n_pepper.text import is_dark, status_line
 if TYPE_CHECKING:
     from ludoteca.games.salt_n_pepper.state import SaltNPepperState
 
-MARGIN: Final = 0.6  # room for the rank numbers at the left and the file letters below
+MARGIN: Final = GRID_MARGIN
 HOME_HEIGHT: Final = 1.0
 SIDE_STYLES: Final = ("salt", "pepper")
 HOME_IDS: Final = ("home-salt", "home-pepper")
@@ -68,7 +68,7 @@ def drawing(state: SaltNPepperState) -> Drawing:
         height=salt_home_y + HOME_HEIGHT,
         regions=tuple(regions),
         pieces=tuple(pieces),
-        marks=_coordinates(width, ranks, top),
+        marks=grid_coordinates(width, ranks, top=top),
         status=status_line(state),
         notes=_notes(state),
     )
@@ -89,20 +89,6 @@ def _home_region(state: SaltNPepperState, side: int, y: float, ranks: int) -> Re
         label=f"{SIDE_NAMES[side]}'s home, {where}: {state.pieces_home(side)} of 15 pieces",
         style="home",
     )
-
-
-def _coordinates(width: int, ranks: int, top: float) -> tuple[Mark, ...]:
-    files = [
-        Mark(
-            "text", MARGIN + f + 0.5, top + ranks + MARGIN / 2, FILE_LETTERS[f], style="coordinate"
-        )
-        for f in range(width)
-    ]
-    numbers = [
-        Mark("text", MARGIN / 2, top + ranks - r - 0.5, str(r + 1), style="coordinate")
-        for r in range(ranks)
-    ]
-    return (*files, *numbers)
 
 
 def _notes(state: SaltNPepperState) -> tuple[str, ...]:

@@ -14,8 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ludoteca.core.grids import FILE_LETTERS, square_name
-from ludoteca.core.view import Drawing, Mark, Piece, PieceShape, Region
+from ludoteca.core.grids import square_name
+from ludoteca.core.view import (
+    GRID_MARGIN,
+    Drawing,
+    Piece,
+    PieceShape,
+    Region,
+    grid_coordinates,
+)
 from ludoteca.games.salta import kernels as k
 from ludoteca.games.salta.state import (
     KIND_LETTERS,
@@ -28,7 +35,7 @@ from ludoteca.games.salta.state import (
 if TYPE_CHECKING:
     from ludoteca.games.salta.state import SaltaState
 
-MARGIN: Final = 0.6  # room for the rank numbers at the left and the file letters below
+MARGIN: Final = GRID_MARGIN
 SIDE_STYLES: Final = ("green", "red")
 KIND_SHAPES: Final[tuple[PieceShape, ...]] = ("star", "moon", "sun")
 
@@ -92,22 +99,10 @@ def drawing(state: SaltaState) -> Drawing:
         height=size + MARGIN,
         regions=tuple(regions),
         pieces=tuple(pieces),
-        marks=_coordinates(size),
+        marks=grid_coordinates(size, size),
         status=status_line(state),
         notes=_notes(state),
     )
-
-
-def _coordinates(size: int) -> tuple[Mark, ...]:
-    files = [
-        Mark("text", MARGIN + file + 0.5, size + MARGIN / 2, FILE_LETTERS[file], style="coordinate")
-        for file in range(size)
-    ]
-    ranks = [
-        Mark("text", MARGIN / 2, size - rank - 0.5, str(rank + 1), style="coordinate")
-        for rank in range(size)
-    ]
-    return (*files, *ranks)
 
 
 def _notes(state: SaltaState) -> tuple[str, ...]:

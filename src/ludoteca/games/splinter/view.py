@@ -16,9 +16,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ludoteca.core.grids import FILE_LETTERS, parse_square, square_name
+from ludoteca.core.grids import parse_square, square_name
 from ludoteca.core.outcome import CHANCE
-from ludoteca.core.view import Drawing, Mark, Piece, PieceShape, Region
+from ludoteca.core.view import (
+    GRID_MARGIN,
+    Drawing,
+    Piece,
+    PieceShape,
+    Region,
+    grid_coordinates,
+)
 from ludoteca.games.splinter import kernels as k
 from ludoteca.games.splinter.layout import TYPE_NAMES, TYPE_PLURALS
 from ludoteca.games.splinter.position import SIDE_NAMES
@@ -27,7 +34,7 @@ from ludoteca.games.splinter.state import SplinterMove
 if TYPE_CHECKING:
     from ludoteca.games.splinter.state import SplinterState
 
-MARGIN: Final = 0.6  # room for the rank numbers at the left and the file letters below
+MARGIN: Final = GRID_MARGIN
 SIDE_STYLES: Final = ("blue", "red")
 TYPE_SHAPES: Final[tuple[PieceShape, ...]] = ("square", "cross", "circle")
 PIECE_LETTERS: Final = "SXOsxo"  # as in `SplinterState.pieces`
@@ -70,22 +77,10 @@ def drawing(state: SplinterState) -> Drawing:
         height=height + MARGIN,
         regions=tuple(regions),
         pieces=tuple(pieces),
-        marks=_coordinates(width, height),
+        marks=grid_coordinates(width, height),
         status=state._status_line(),
         notes=_notes(state),
     )
-
-
-def _coordinates(width: int, height: int) -> tuple[Mark, ...]:
-    files = [
-        Mark("text", MARGIN + f + 0.5, height + MARGIN / 2, FILE_LETTERS[f], style="coordinate")
-        for f in range(width)
-    ]
-    ranks = [
-        Mark("text", MARGIN / 2, height - r - 0.5, str(r + 1), style="coordinate")
-        for r in range(height)
-    ]
-    return (*files, *ranks)
 
 
 def _notes(state: SplinterState) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.grids import FILE_LETTERS
 from ludoteca.core.outcome import CHANCE
-from ludoteca.core.view import Die, Drawing, Mark, Piece, Region
+from ludoteca.core.view import GRID_MARGIN, Die, Drawing, Mark, Piece, Region, grid_coordinates
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones.layout import SUIT_NAME, SUIT_NAMES, SUITS
 from ludoteca.games.steppin_stones.notation import cell_token, face_text, roll_example
@@ -228,7 +228,7 @@ def phase_two_dice_uses(state: SteppinStonesState) -> dict[int, str]:
 
 # -- the front ends' drawing ----------------------------------------------------------------------
 
-MARGIN: Final = 0.6  # room for the rank numbers at the left and the file letters below
+MARGIN: Final = GRID_MARGIN
 SUIT_STYLES: Final = ("suns", "moons", "crowns", "arms")
 SUIT_SYMBOLS: Final = ("☀", "☾", "♛", "⚜")
 
@@ -300,14 +300,6 @@ def _coin(state: SteppinStonesState, region: str, code: int) -> Piece:
 
 def _marks(size: int) -> tuple[Mark, ...]:
     """The file letters, the rank numbers and the edges between the 2x2 tiles."""
-    files = [
-        Mark("text", MARGIN + f + 0.5, size + MARGIN / 2, FILE_LETTERS[f], style="coordinate")
-        for f in range(size)
-    ]
-    ranks = [
-        Mark("text", MARGIN / 2, size - r - 0.5, str(r + 1), style="coordinate")
-        for r in range(size)
-    ]
     edges = [
         mark
         for at in range(0, size + 1, 2)
@@ -316,7 +308,7 @@ def _marks(size: int) -> tuple[Mark, ...]:
             Mark("line", MARGIN, float(at), x2=MARGIN + size, y2=float(at), style="tile"),
         )
     ]
-    return (*edges, *files, *ranks)
+    return (*edges, *grid_coordinates(size, size))
 
 
 def _dice(state: SteppinStonesState) -> tuple[Die, ...]:
