@@ -1,7 +1,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -86,3 +91,22 @@ def test_arena_refuses_a_save_folder_that_is_a_file(
     assert status == 2
     assert "is a file; give a folder" in out
     assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_parallel_arena_at_once_without_a_traceback(tmp_path: Path) -> None:
+    argv = ["arena", "salta", "level:3", "level:4", "--games", "4", "--jobs", "2", "--no-save"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ludoteca", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group, like a terminal's foreground job
+        cwd=tmp_path,
+    )
+    time.sleep(8)  # the workers are in the middle of their first games
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl+C sends to the whole group
+    output, _ = process.communicate(timeout=20)
+    assert process.returncode == 130
+    assert "Interrupted." in output
+    assert "Traceback" not in output

@@ -10,10 +10,11 @@ number of processes. Results: win/draw/loss counts, the score with its Wilson in
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
@@ -172,11 +173,18 @@ def run_tournament(
             if progress:
                 progress(results[-1])
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_play_job, work):
+        # Workers ignore Ctrl+C; this process stops them at once instead (Pool.terminate), so
+        # an interrupted tournament neither hangs on games in progress nor prints their stacks.
+        pool = multiprocessing.Pool(jobs, initializer=signal.signal, initargs=_IGNORE_SIGINT)
+        try:
+            for result in pool.imap(_play_job, work):
                 results.append(result)
                 if progress:
                     progress(result)
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
     return TournamentResult(
         game=game.id,
         options=game.options,
@@ -185,6 +193,9 @@ def run_tournament(
         standings=_standings(specs, results, game.num_players),
         results=tuple(results),
     )
+
+
+_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
 
 
 def default_jobs() -> int:
