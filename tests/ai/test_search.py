@@ -17,8 +17,9 @@ from __future__ import annotations
 import pytest
 
 import ludoteca
-from ludoteca.ai import AgentError, AlphaBetaAgent, MCTSAgent, hint, make_agent
+from ludoteca.ai import AgentError, AlphaBetaAgent, ExpertAgent, MCTSAgent, hint, make_agent
 from ludoteca.ai.levels import BlunderingAgent
+from ludoteca.games.pente_grammai.solution import solve
 from tests.core.toy_games import ToyDiceGame
 
 # (game, options, position text, the moves that win at once, number of legal moves)
@@ -174,9 +175,11 @@ def test_every_level_returns_a_legal_move(game_id: str, level: int) -> None:
         state = state.apply(move)
 
 
-def _quicker(agent: object) -> MCTSAgent | AlphaBetaAgent:
+def _quicker(agent: object) -> MCTSAgent | AlphaBetaAgent | ExpertAgent:
     if isinstance(agent, MCTSAgent):
         agent.iterations, agent.seconds = 100, None
+        return agent
+    if isinstance(agent, ExpertAgent):  # already answers in milliseconds
         return agent
     assert isinstance(agent, AlphaBetaAgent)
     agent.max_nodes = 500
@@ -200,12 +203,15 @@ def test_level_one_blunders_sometimes_and_level_three_does_not() -> None:
     assert not isinstance(make_agent(game, 3), BlunderingAgent)
 
 
-@pytest.mark.parametrize("agent_kind", ["mcts", "alphabeta", "level", "hint"])
+@pytest.mark.parametrize("agent_kind", ["mcts", "alphabeta", "level", "hint", "expert"])
 def test_agents_refuse_chance_nodes_and_finished_games(agent_kind: str) -> None:
     chance = ludoteca.make("pente_grammai").initial_state()
     assert chance.to_move == ludoteca.CHANCE
-    finished = ludoteca.make("salta", move_limit=1, scoring="simplified").initial_state()
-    finished = finished.apply("c3-d4").apply("h8-g7")
+    if agent_kind == "expert":  # Salta has no expert: a Pente Grammai game won by White
+        finished = chance.game.parse_state("./././././././wwwww/./. 0 5 0 0 b - 91")
+    else:
+        finished = ludoteca.make("salta", move_limit=1, scoring="simplified").initial_state()
+        finished = finished.apply("c3-d4").apply("h8-g7")
     assert finished.is_over
     for state, message in ((chance, "chance node"), (finished, "the game is over")):
         with pytest.raises(AgentError, match=message):
@@ -215,6 +221,8 @@ def test_agents_refuse_chance_nodes_and_finished_games(agent_kind: str) -> None:
                 AlphaBetaAgent(state.game, max_depth=1).choose(state)
             elif agent_kind == "level":
                 make_agent(state.game, 2).choose(state)
+            elif agent_kind == "expert":
+                ExpertAgent(state.game).choose(state)
             else:
                 hint(state, level=1)
 
@@ -226,6 +234,23 @@ def test_hint_gives_a_legal_move_and_a_win_chance() -> None:
     assert suggestion.move.text in WIN_IN_ONE[0][3]
     assert suggestion.win_chance > 0.9
     assert suggestion.level == 3
+
+
+def test_the_pente_grammai_hint_is_perfect_play_with_its_exact_chance() -> None:
+    game = ludoteca.make("pente_grammai")
+    state = game.parse_state("w/././././././wwww/./. 0 5 0 0 w 6 30")
+    suggestion = hint(state)
+    values = solve(game.params).move_values(state)
+    best = max(values.values())
+    assert suggestion.move.text == "W1-B2"  # not moving a counter on from the goal
+    assert suggestion.win_chance == pytest.approx((best + 1) / 2)
+    assert 0.5 < suggestion.win_chance < 1
+
+
+def test_only_games_with_an_expert_have_one() -> None:
+    assert isinstance(make_agent(ludoteca.make("pente_grammai"), 5), ExpertAgent)
+    with pytest.raises(AgentError, match="salta has no expert player; use level:N, mcts"):
+        ExpertAgent(ludoteca.make("salta"))
 
 
 def test_bad_levels_and_budgets_are_refused() -> None:

@@ -3,7 +3,14 @@ from __future__ import annotations
 import pytest
 
 import ludoteca
-from ludoteca.ai import AgentError, AlphaBetaAgent, MCTSAgent, RandomAgent, agent_from_spec
+from ludoteca.ai import (
+    AgentError,
+    AlphaBetaAgent,
+    ExpertAgent,
+    MCTSAgent,
+    RandomAgent,
+    agent_from_spec,
+)
 from ludoteca.ai.levels import BlunderingAgent
 
 
@@ -24,6 +31,7 @@ def test_specs_build_the_agents_they_name() -> None:
     assert (nodes.seconds, nodes.max_nodes) == (None, 5000)
     assert isinstance(agent_from_spec("level:1,seed=4", game), BlunderingAgent)
     assert agent_from_spec("level:4", game).name == "level:4"
+    assert isinstance(agent_from_spec(" Expert ", ludoteca.make("pente_grammai")), ExpertAgent)
 
 
 def test_a_spec_seed_makes_the_agent_reproducible() -> None:
@@ -50,6 +58,8 @@ def test_a_spec_seed_makes_the_agent_reproducible() -> None:
         ("alphabeta:depth=0", "depth must be at least 1"),
         ("alphabeta:nodes=-5", "nodes must be at least 1"),
         ("mcts:iters", "is not of the form name=value"),
+        ("expert:seed=3", "the expert agent takes no parameters; got 'seed=3'"),
+        ("expert", "splinter has no expert player; use level:N, mcts or alphabeta instead"),
     ],
 )
 def test_bad_specs_say_what_is_accepted(spec: str, message: str) -> None:

@@ -1,7 +1,8 @@
-"""Computer players: random, MCTS with chance nodes, expectimax/alpha-beta, levels 1-5, hints."""
+"""Computer players: random, MCTS, expectimax/alpha-beta, game experts, levels 1-5, hints."""
 
 from ludoteca.ai.agents import Agent, AgentError, RandomAgent
 from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import LEVELS, Hint, hint, level_setting, make_agent
 from ludoteca.ai.mcts import MCTSAgent, SearchResult
 from ludoteca.ai.specs import AGENT_SPECS, agent_from_spec
@@ -12,6 +13,7 @@ __all__ = [
     "Agent",
     "AgentError",
     "AlphaBetaAgent",
+    "ExpertAgent",
     "Hint",
     "MCTSAgent",
     "RandomAgent",

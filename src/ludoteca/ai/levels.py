@@ -7,9 +7,14 @@ tournaments that rank them):
 2. **Casual**: MCTS with 200 iterations.
 3. **Club**: MCTS with 1,000 iterations.
 4. **Strong**: MCTS with 3,000 iterations.
-5. **Strongest**: the engine that won at equal time: expectimax alpha-beta (40,000 positions in
-   Pente Grammai and Salt 'n' Pepper, 80,000 in Splinter); MCTS with 10,000 iterations by
-   default (5,000 in Salta, whose games are long).
+5. **Strongest**: the best engine for the game: perfect play from the solved table in Pente
+   Grammai (`ludoteca.games.pente_grammai.solution`); expectimax alpha-beta where it won at
+   equal time (40,000 positions in Salt 'n' Pepper, 80,000 in Splinter); MCTS with 10,000
+   iterations by default (5,000 in Salta, whose games are long).
+
+Pente Grammai's dice leave little room for skill: perfect play beats MCTS with 50 iterations
+that plays a random move one time in four only 70 % of the time, so its beginner plays a random
+move one time in two.
 
 Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
 typically takes 0.3-1.5 s there). Budgets count iterations or positions rather than seconds, so
@@ -28,11 +33,12 @@ from typing import Literal
 
 from ludoteca.ai.agents import Agent, AgentError
 from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game, Move, State
 
 LEVELS = (1, 2, 3, 4, 5)
-Engine = Literal["mcts", "alphabeta"]
+Engine = Literal["mcts", "alphabeta", "expert"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +47,8 @@ class LevelSetting:
 
     Attributes:
         summary: One line for menus and docs.
-        engine: ``"mcts"`` or ``"alphabeta"``.
-        budget: MCTS iterations, or alpha-beta positions searched, per move.
+        engine: ``"mcts"``, ``"alphabeta"`` or ``"expert"`` (the game's own expert move).
+        budget: MCTS iterations, or alpha-beta positions searched, per move (0 for the expert).
         blunder: Chance of playing a uniformly random move instead.
     """
 
@@ -71,16 +77,22 @@ ROLLOUT_PLIES: dict[str, int | None] = {
     "steppin_stones": 10,
 }
 
-_ALPHA_BETA_40K = LevelSetting("strongest: alpha-beta, 40,000 positions", "alphabeta", 40_000)
 
 #: Per game: level settings that differ from the defaults, by level number.
 _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
-    "pente_grammai": {5: _ALPHA_BETA_40K},
+    "pente_grammai": {
+        1: LevelSetting(
+            "beginner: MCTS 50 iterations, a random move one time in two", "mcts", 50, 0.5
+        ),
+        5: LevelSetting("strongest: perfect play (the game is solved)", "expert", 0),
+    },
     "salta": {  # long games (about 180 decisions a side): smaller budgets than the default
         4: LevelSetting("strong: MCTS 2,000 iterations", "mcts", 2000),
         5: LevelSetting("strongest: MCTS 5,000 iterations", "mcts", 5000),
     },
-    "salt_n_pepper": {5: _ALPHA_BETA_40K},
+    "salt_n_pepper": {
+        5: LevelSetting("strongest: alpha-beta, 40,000 positions", "alphabeta", 40_000),
+    },
     "splinter": {
         5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000),
     },
@@ -115,8 +127,10 @@ def make_agent(game: Game, level: int = 3, *, seed: int | None = None) -> Agent:
     """
     setting = level_setting(game, level)
     name = f"level:{level}"
-    engine: MCTSAgent | AlphaBetaAgent
-    if setting.engine == "alphabeta":
+    engine: MCTSAgent | AlphaBetaAgent | ExpertAgent
+    if setting.engine == "expert":
+        engine = ExpertAgent(game, name=name)
+    elif setting.engine == "alphabeta":
         engine = AlphaBetaAgent(
             game, seconds=MOVE_TIME_CAP, max_nodes=setting.budget, seed=seed, name=name
         )
@@ -175,6 +189,6 @@ def hint(state: State, *, level: int = 5, seed: int | None = 0) -> Hint:
     """
     agent = make_agent(state.game, level, seed=seed)
     engine = agent.inner if isinstance(agent, BlunderingAgent) else agent  # hints never blunder
-    assert isinstance(engine, MCTSAgent | AlphaBetaAgent)
+    assert isinstance(engine, MCTSAgent | AlphaBetaAgent | ExpertAgent)
     result = engine.search(state)
     return Hint(move=result.move, win_chance=min(1.0, max(0.0, result.win_chance)), level=level)

@@ -6,6 +6,7 @@
     level:3                     level:5,seed=1          (levels 1-5, see ludoteca.ai.levels)
     mcts:iters=2000             mcts:seconds=0.5,c=1.4,rollout=20,seed=3
     alphabeta:seconds=1         alphabeta:depth=4           alphabeta:nodes=50000
+    expert                      (the game's own expert: Pente Grammai, Steppin' Stones)
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import math
 
 from ludoteca.ai.agents import Agent, AgentError, RandomAgent
 from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import ROLLOUT_PLIES, make_agent
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game
 
 AGENT_SPECS = (
     "random[:seed=N], level:1..5[,seed=N], mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
-    "alphabeta:seconds=S|depth=N|nodes=N[,seed=N]"
+    "alphabeta:seconds=S|depth=N|nodes=N[,seed=N], expert"
 )
 
 _PARAMETERS = {
@@ -28,6 +30,7 @@ _PARAMETERS = {
     "level": ("seed",),
     "mcts": ("iters", "seconds", "c", "rollout", "seed"),
     "alphabeta": ("seconds", "depth", "nodes", "seed"),
+    "expert": (),
 }
 
 
@@ -62,6 +65,8 @@ def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
         if level_text is None or not level_text.isdigit():
             raise AgentError(f"write a level as level:N with N from 1 to 5; got {spec!r}")
         return make_agent(game, int(level_text), seed=seed)
+    if kind == "expert":
+        return ExpertAgent(game)
     if kind == "mcts":
         return _mcts(parameters, game, seed, spec.strip())
     return _alphabeta(parameters, game, seed, spec.strip())
@@ -106,6 +111,8 @@ def _parameters(kind: str, items: list[str]) -> dict[str, str]:
         if not sep:
             raise AgentError(f"agent parameter {item!r} is not of the form name=value")
         key = key.strip()
+        if not _PARAMETERS[kind]:
+            raise AgentError(f"the {kind} agent takes no parameters; got {item!r}")
         if key not in _PARAMETERS[kind]:
             raise AgentError(
                 f"the {kind} agent has no parameter {key!r}; accepted: "

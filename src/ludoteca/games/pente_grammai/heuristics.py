@@ -16,6 +16,9 @@ for Blue), won by the first side with all five home (on the goal, or stored with
 The lead is the difference of the two progresses, squashed with ``tanh(lead / scale)``; the scale
 shrinks as counters come home (fewer counters left, fewer turns for a lead to change hands).
 White's value is returned first and Blue's is its negation; a finished game is worth its returns.
+
+The game is also solved outright (`ludoteca.games.pente_grammai.solution`): ``expert_move``,
+re-exported here, is perfect play. The searches keep this cheap estimate, which needs no table.
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ import numpy.typing as npt
 from numba import njit
 
 from ludoteca.games.pente_grammai import kernels as k
+from ludoteca.games.pente_grammai.solution import expert_move
 from ludoteca.games.pente_grammai.state import PenteGrammaiState
+
+__all__ = ["evaluate", "expert_move", "progress", "white_value"]
 
 RACE_LENGTH = 8  # pips from the hand (or from point 1 minus one) to the goal
 RACE_WEIGHT = 0.5  # a counter a full circuit along, not yet home, in counters
