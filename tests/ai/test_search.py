@@ -14,12 +14,15 @@ Steppin' Stones has no opponent.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import ludoteca
-from ludoteca.ai import AgentError, AlphaBetaAgent, ExpertAgent, MCTSAgent, hint, make_agent
-from ludoteca.ai.levels import BlunderingAgent
+from ludoteca.ai import Agent, AgentError, AlphaBetaAgent, ExpertAgent, MCTSAgent, hint, make_agent
+from ludoteca.ai.levels import LEVELS, BlunderingAgent, level_setting
 from ludoteca.games.pente_grammai.solution import solve
+from ludoteca.games.steppin_stones.planner import expert_move
 from tests.core.toy_games import ToyDiceGame
 
 # (game, options, position text, the moves that win at once, number of legal moves)
@@ -175,7 +178,10 @@ def test_every_level_returns_a_legal_move(game_id: str, level: int) -> None:
         state = state.apply(move)
 
 
-def _quicker(agent: object) -> MCTSAgent | AlphaBetaAgent | ExpertAgent:
+def _quicker(agent: object) -> Agent:
+    if isinstance(agent, BlunderingAgent):
+        agent.inner = _quicker(agent.inner)
+        return agent
     if isinstance(agent, MCTSAgent):
         agent.iterations, agent.seconds = 100, None
         return agent
@@ -245,6 +251,26 @@ def test_the_pente_grammai_hint_is_perfect_play_with_its_exact_chance() -> None:
     assert suggestion.move.text == "W1-B2"  # not moving a counter on from the goal
     assert suggestion.win_chance == pytest.approx((best + 1) / 2)
     assert 0.5 < suggestion.win_chance < 1
+
+
+def test_the_steppin_stones_hint_is_the_planners_own_move() -> None:
+    game = ludoteca.make("steppin_stones")
+    state = game.initial_state()
+    rng = random.Random(2)
+    while state.to_move == ludoteca.CHANCE or len(state.legal_moves()) < 3:
+        state = state.apply(rng.choice(state.legal_moves()))
+    action, value = expert_move(state)
+    suggestion = hint(state)
+    assert suggestion.move == state.move_from_index(action)
+    assert suggestion.win_chance == pytest.approx((value + 1) / 2)
+
+
+@pytest.mark.parametrize("game_id", sorted(ludoteca.GAMES))
+def test_higher_levels_never_play_more_random_moves(game_id: str) -> None:
+    game = ludoteca.make(game_id)
+    rates = [level_setting(game, level).blunder for level in LEVELS]
+    assert rates == sorted(rates, reverse=True)
+    assert rates[0] > 0  # every beginner blunders now and then
 
 
 def test_only_games_with_an_expert_have_one() -> None:

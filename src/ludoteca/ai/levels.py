@@ -7,20 +7,26 @@ tournaments that rank them):
 2. **Casual**: MCTS with 200 iterations.
 3. **Club**: MCTS with 1,000 iterations.
 4. **Strong**: MCTS with 3,000 iterations.
-5. **Strongest**: the best engine for the game: perfect play from the solved table in Pente
-   Grammai (`ludoteca.games.pente_grammai.solution`); expectimax alpha-beta where it won at
-   equal time (40,000 positions in Salt 'n' Pepper, 80,000 in Splinter); MCTS with 10,000
-   iterations by default (5,000 in Salta, whose games are long).
+5. **Strongest**: the best engine for the game: expectimax alpha-beta where it won at equal
+   time (40,000 positions in Salt 'n' Pepper, 80,000 in Splinter); MCTS with 10,000 iterations
+   by default (5,000 in Salta, whose games are long).
 
-Pente Grammai's dice leave little room for skill: perfect play beats MCTS with 50 iterations
-that plays a random move one time in four only 70 % of the time, so its beginner plays a random
-move one time in two.
+Pente Grammai is solved (`ludoteca.games.pente_grammai.solution`), so its levels play perfectly
+except for random moves: one in two at level 1, one in four, one in ten, one in 25, and none at
+level 5. Its dice leave little room for skill: MCTS with 200 iterations already plays about as
+well as perfect play, and perfect play beats MCTS with 50 iterations that plays a random move
+one time in four only 70 % of the time.
+
+Steppin' Stones has a planner (`ludoteca.games.steppin_stones.planner`) that plays a whole game
+in well under a second. It is greedy, and a greedy plan walks into jams that random moves break:
+alone it won 68.5 % of 200 games, with a random move one time in two 84.3 % of 300. Its levels
+mix the planner with random moves, fewer as the level rises; hints show the planner's own move.
 
 Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
 typically takes 0.3-1.5 s there). Budgets count iterations or positions rather than seconds, so
 that a seeded level plays the same moves on any machine and tournaments between the levels fit
 in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds.
-Steppin' Stones and Salta, whose games last hundreds of decisions, use smaller MCTS budgets. A
+Salta, whose games last hundreds of decisions, uses smaller MCTS budgets. A
 search also stops early when its best move can no longer change, and at once when a move is
 forced.
 """
@@ -80,10 +86,11 @@ ROLLOUT_PLIES: dict[str, int | None] = {
 
 #: Per game: level settings that differ from the defaults, by level number.
 _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
-    "pente_grammai": {
-        1: LevelSetting(
-            "beginner: MCTS 50 iterations, a random move one time in two", "mcts", 50, 0.5
-        ),
+    "pente_grammai": {  # solved: every level plays perfectly, but for its random moves
+        1: LevelSetting("beginner: a random move one time in two", "expert", 0, 0.5),
+        2: LevelSetting("casual: a random move one time in four", "expert", 0, 0.25),
+        3: LevelSetting("club: a random move one time in ten", "expert", 0, 0.1),
+        4: LevelSetting("strong: a random move one time in 25", "expert", 0, 0.04),
         5: LevelSetting("strongest: perfect play (the game is solved)", "expert", 0),
     },
     "salta": {  # long games (about 180 decisions a side): smaller budgets than the default
@@ -96,14 +103,20 @@ _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
     "splinter": {
         5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000),
     },
-    "steppin_stones": {
+    "steppin_stones": {  # the planner; a random move breaks the jams a greedy plan walks into
         1: LevelSetting(
-            "beginner: MCTS 30 iterations, a random move one time in four", "mcts", 30, 0.25
+            "beginner: a random move 19 times in 20, else the planner's", "expert", 0, 0.95
         ),
-        2: LevelSetting("casual: MCTS 100 iterations", "mcts", 100),
-        3: LevelSetting("club: MCTS 300 iterations", "mcts", 300),
-        4: LevelSetting("strong: MCTS 1,000 iterations", "mcts", 1000),
-        5: LevelSetting("strongest: MCTS 3,000 iterations", "mcts", 3000),
+        2: LevelSetting(
+            "casual: a random move 9 times in 10, else the planner's", "expert", 0, 0.9
+        ),
+        3: LevelSetting(
+            "club: a random move 17 times in 20, else the planner's", "expert", 0, 0.85
+        ),
+        4: LevelSetting("strong: a random move 4 times in 5, else the planner's", "expert", 0, 0.8),
+        5: LevelSetting(
+            "strongest: the planner, with a random move one time in two", "expert", 0, 0.5
+        ),
     },
 }
 

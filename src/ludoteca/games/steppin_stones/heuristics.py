@@ -13,6 +13,9 @@ game is won when all four suits have retired. A suit's progress, from 0 to 1, is
 The estimate is ``-1 + 2 * (mean progress of the four suits)``: -1 when nothing has happened
 yet, rising evenly as coins turn and pawns come home, and +1 only for a win. A finished game is
 worth its return (+1 won, -1 lost).
+
+The computer's strongest player is the planner in `ludoteca.games.steppin_stones.planner`;
+``expert_move``, re-exported here, is its choice.
 """
 
 from __future__ import annotations
@@ -26,7 +29,10 @@ from numba import njit
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
 from ludoteca.games.steppin_stones.layout import HOME_COLUMN
+from ludoteca.games.steppin_stones.planner import expert_move
 from ludoteca.games.steppin_stones.state import SteppinStonesState
+
+__all__ = ["evaluate", "expert_move", "pawn_distance", "value"]
 
 COINS_PER_SUIT = 5
 STONE_SHARE = 0.5  # of a suit's progress, for turning its coins; the rest is the pawn's walk

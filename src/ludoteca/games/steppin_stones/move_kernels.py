@@ -238,7 +238,13 @@ def path_cost(s, geo, params, origin, destination, budget, pawn_suit, work):
 
 
 @njit(cache=True)
-def _search_moves(s, geo, params, origin, budget, pawn_suit, work, out, n):
+def search_moves(s, geo, params, origin, budget, pawn_suit, work, out, n):
+    """Append to ``out`` (from index ``n``) the phase-2 moves of the piece on ``origin``.
+
+    The piece is ``pawn_suit``'s pawn, or a stepping stone when ``pawn_suit`` is -1; every
+    square it reaches within ``budget`` steps (a stone only onto an empty square) becomes an
+    action ``origin * STRIDE + square``. Returns the new count.
+    """
     count = _search(s, geo, params, origin, budget, pawn_suit, work)
     for i in range(1, count):
         square = work[W_QUEUE + i]
@@ -296,8 +302,8 @@ def phase_one_actions(s, geo, params, work, out):
 def _suit_phase_two_actions(s, geo, params, suit, budget, work, out, n):
     for square in range(params[P_NUM_SQUARES]):
         if s[COIN_AT + square] == STONE_BASE + suit and s[PAWN_AT + square] == 0:
-            n = _search_moves(s, geo, params, square, budget, -1, work, out, n)
-    return _search_moves(s, geo, params, s[PAWN_SQUARE_AT + suit], budget, suit, work, out, n)
+            n = search_moves(s, geo, params, square, budget, -1, work, out, n)
+    return search_moves(s, geo, params, s[PAWN_SQUARE_AT + suit], budget, suit, work, out, n)
 
 
 @njit(cache=True)
