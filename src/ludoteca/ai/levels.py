@@ -108,12 +108,12 @@ _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
             "beginner: a random move 9 times in 10, else the planner's", "expert", 0, 0.9
         ),
         2: LevelSetting(
-            "casual: a random move 17 times in 20, else the planner's", "expert", 0, 0.85
+            "casual: a random move 7 times in 8, else the planner's", "expert", 0, 0.875
         ),
-        3: LevelSetting("club: a random move 4 times in 5, else the planner's", "expert", 0, 0.8),
-        4: LevelSetting(
-            "strong: a random move 7 times in 10, else the planner's", "expert", 0, 0.7
+        3: LevelSetting(
+            "club: a random move 17 times in 20, else the planner's", "expert", 0, 0.85
         ),
+        4: LevelSetting("strong: a random move 4 times in 5, else the planner's", "expert", 0, 0.8),
         5: LevelSetting(
             "strongest: the planner, with a random move one time in two", "expert", 0, 0.5
         ),
