@@ -306,6 +306,7 @@ def rules_params(params: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 def cache_file(rules: npt.NDArray[np.int64], size: int) -> Path:
+    """The cache file of a table: named by the solver version, the rules and the table size."""
     digest = hashlib.sha256(f"{SOLVER_VERSION}:{rules.tolist()}:{size}".encode()).hexdigest()
     return cache_dir() / f"pente_grammai-solution-{digest[:16]}.npy"
 
