@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -93,8 +94,22 @@ def test_arena_refuses_a_save_folder_that_is_a_file(
     assert blocker.read_text() == "not a folder"
 
 
+def _signal_a_helper_thread(pid: int) -> None:
+    """Send SIGINT to one of the process's threads other than the main one (Linux's tgkill)."""
+    tgkill = getattr(ctypes.CDLL(None), "tgkill", None)
+    if tgkill is None or not Path(f"/proc/{pid}/task").is_dir():
+        pytest.skip("needs Linux's tgkill to aim a signal at one thread")
+    helpers = [int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid]
+    assert helpers, "the pool's helper threads should be running"
+    assert tgkill(pid, helpers[0], signal.SIGINT) == 0
+
+
 @pytest.mark.slow
-def test_ctrl_c_stops_a_parallel_arena_at_once_without_a_traceback(tmp_path: Path) -> None:
+@pytest.mark.parametrize("delivered_to", ["the process group", "a helper thread"])
+def test_ctrl_c_stops_a_parallel_arena_at_once_without_a_traceback(
+    tmp_path: Path, delivered_to: str
+) -> None:
+    """The kernel may hand Ctrl+C to any thread; the main thread must still notice at once."""
     argv = ["arena", "salta", "level:3", "level:4", "--games", "4", "--jobs", "2", "--no-save"]
     process = subprocess.Popen(
         [sys.executable, "-m", "ludoteca", *argv],
@@ -104,9 +119,17 @@ def test_ctrl_c_stops_a_parallel_arena_at_once_without_a_traceback(tmp_path: Pat
         start_new_session=True,  # its own process group, like a terminal's foreground job
         cwd=tmp_path,
     )
-    time.sleep(8)  # the workers are in the middle of their first games
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl+C sends to the whole group
-    output, _ = process.communicate(timeout=20)
+    time.sleep(8)  # the workers are in the middle of their first games (about 20 s each)
+    if delivered_to == "a helper thread":
+        _signal_a_helper_thread(process.pid)
+    else:
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl+C sends to the whole group
+    try:
+        output, _ = process.communicate(timeout=5)  # long before a game could end
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130
     assert "Interrupted." in output
     assert "Traceback" not in output

@@ -14,9 +14,10 @@ import multiprocessing
 import os
 import re
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
+from multiprocessing.pool import IMapIterator
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +178,7 @@ def run_tournament(
         # an interrupted tournament neither hangs on games in progress nor prints their stacks.
         pool = multiprocessing.Pool(jobs, initializer=signal.signal, initargs=_IGNORE_SIGINT)
         try:
-            for result in pool.imap(_play_job, work):
+            for result in _as_they_finish(pool.imap(_play_job, work)):
                 results.append(result)
                 if progress:
                     progress(result)
@@ -196,6 +197,23 @@ def run_tournament(
 
 
 _IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
+_WAKE_EVERY = 0.2  # seconds
+
+
+def _as_they_finish(results: IMapIterator[GameResult]) -> Iterator[GameResult]:
+    """The pool's results in order, waiting in short steps.
+
+    Python runs signal handlers in the main thread only. Ctrl+C may be delivered to one of the
+    pool's helper threads instead, and a main thread blocked without a timeout would not notice
+    it until the next game ended; waking every `_WAKE_EVERY` seconds notices it at once.
+    """
+    while True:
+        try:
+            yield results.next(timeout=_WAKE_EVERY)
+        except multiprocessing.TimeoutError:
+            continue
+        except StopIteration:
+            return
 
 
 def default_jobs() -> int:
