@@ -45,8 +45,3 @@ class ExpertAgent(Agent):
         action, value = self._expert(state)
         move = state.move_from_index(action)
         return SearchResult(move=move, value=value, iterations=1, visits={})
-
-
-def has_expert(game: Game) -> bool:
-    """Whether ``game`` has an expert player (spec ``expert``)."""
-    return expert_for(game) is not None

@@ -13,22 +13,21 @@ tournaments that rank them):
 
 Pente Grammai is solved (`ludoteca.games.pente_grammai.solution`), so its levels play perfectly
 except for random moves: one in two at level 1, one in four, one in ten, one in 25, and none at
-level 5. Its dice leave little room for skill: MCTS with 200 iterations already plays about as
-well as perfect play, and perfect play beats MCTS with 50 iterations that plays a random move
-one time in four only 70 % of the time.
+level 5. Its dice leave little room for skill: perfect play beats MCTS with 200 iterations in
+58 % of games, and MCTS with 50 iterations that plays a random move one time in four in 70 %.
 
 Steppin' Stones has a planner (`ludoteca.games.steppin_stones.planner`) that plays a whole game
 in well under a second. It is greedy, and a greedy plan walks into jams that random moves break:
 alone it won 68.5 % of 200 games, with a random move one time in two 84.3 % of 300. Its levels
 mix the planner with random moves, fewer as the level rises; hints show the planner's own move.
 
-Every level also stops at 1.8 s, so a move comes within 2 s on the development machine (level 5
-typically takes 0.3-1.5 s there). Budgets count iterations or positions rather than seconds, so
-that a seeded level plays the same moves on any machine and tournaments between the levels fit
-in minutes; ``mcts:seconds=1.9`` or ``alphabeta:seconds=1.9`` use the whole two seconds.
-Salta, whose games last hundreds of decisions, uses smaller MCTS budgets. A
-search also stops early when its best move can no longer change, and at once when a move is
-forced.
+Every search level also stops at 1.8 s, so a move comes within 2 s on the development machine
+(level 5 typically takes 0.3-1.5 s there; the experts answer in milliseconds). Budgets count
+iterations or positions rather than seconds, so that a seeded level plays the same moves on any
+machine and tournaments between the levels fit in minutes; ``mcts:seconds=1.9`` or
+``alphabeta:seconds=1.9`` use the whole two seconds. Salta, whose games last hundreds of
+decisions, uses smaller MCTS budgets. A search also stops early when its best move can no
+longer change, and at once when a move is forced.
 """
 
 from __future__ import annotations
