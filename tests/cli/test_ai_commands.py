@@ -94,6 +94,15 @@ def test_arena_refuses_a_save_folder_that_is_a_file(
     assert blocker.read_text() == "not a folder"
 
 
+def _hear_ctrl_c() -> None:
+    """Run in the child before it starts: Ctrl+C as in a terminal's foreground job.
+
+    A test run started in the background (``nohup``, ``&``) ignores SIGINT, and children
+    inherit that, so without this the arena would never hear the signal the test sends.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _signal_a_helper_thread(pid: int) -> None:
     """Send SIGINT to one of the process's threads other than the main one (Linux's tgkill)."""
     tgkill = getattr(ctypes.CDLL(None), "tgkill", None)
@@ -117,6 +126,7 @@ def test_ctrl_c_stops_a_parallel_arena_at_once_without_a_traceback(
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,  # its own process group, like a terminal's foreground job
+        preexec_fn=_hear_ctrl_c,
         cwd=tmp_path,
     )
     time.sleep(8)  # the workers are in the middle of their first games (about 20 s each)
