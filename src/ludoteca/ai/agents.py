@@ -31,18 +31,27 @@ class Agent(ABC):
             AgentError: The game is over, or ``state`` is a chance node (dice are rolled, not
                 chosen).
         """
-        if state.is_over:
-            raise AgentError("the game is over; there is no move to choose")
-        if state.to_move == CHANCE:
-            raise AgentError(
-                "this is a chance node: its outcome is rolled (see chance_outcomes()), not chosen "
-                "by an agent"
-            )
+        require_decision_node(state)
         return self._choose(state)
 
     @abstractmethod
     def _choose(self, state: State) -> Move:
         """Choose among ``state.legal_moves()``; ``state`` is a decision node."""
+
+
+def require_decision_node(state: State) -> None:
+    """Check that a player chooses in ``state``: searches call this before they start.
+
+    Raises:
+        AgentError: The game is over, or ``state`` is a chance node.
+    """
+    if state.is_over:
+        raise AgentError("the game is over; there is no move to choose")
+    if state.to_move == CHANCE:
+        raise AgentError(
+            "this is a chance node: its outcome is rolled (see chance_outcomes()), not chosen "
+            "by an agent"
+        )
 
 
 class RandomAgent(Agent):

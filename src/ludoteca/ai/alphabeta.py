@@ -18,7 +18,7 @@ import math
 import random
 import time
 
-from ludoteca.ai.agents import Agent, AgentError
+from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import Evaluator, evaluator_for
 from ludoteca.ai.mcts import SearchResult
 from ludoteca.core.game import Game, Move, State
@@ -86,8 +86,7 @@ class AlphaBetaAgent(Agent):
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
-        if state.is_over or state.to_move == CHANCE:
-            self.choose(state)  # raises the agent's usual error
+        require_decision_node(state)
         started = time.perf_counter()
         self._deadline = math.inf if self.seconds is None else started + self.seconds
         self.nodes = 0

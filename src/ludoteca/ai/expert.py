@@ -7,11 +7,10 @@ a planner that lays stepping stones towards the pawns' homes. Both answer in mil
 
 from __future__ import annotations
 
-from ludoteca.ai.agents import Agent, AgentError
+from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import expert_for
 from ludoteca.ai.mcts import SearchResult
 from ludoteca.core.game import Game, Move, State
-from ludoteca.core.outcome import CHANCE
 
 
 class ExpertAgent(Agent):
@@ -40,8 +39,7 @@ class ExpertAgent(Agent):
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
-        if state.is_over or state.to_move == CHANCE:
-            self.choose(state)  # raises the agent's usual error
+        require_decision_node(state)
         action, value = self._expert(state)
         move = state.move_from_index(action)
         return SearchResult(move=move, value=value, iterations=1, visits={})

@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ludoteca.ai.agents import Agent, AgentError
+from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import Evaluator, evaluator_for
 from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import CHANCE
@@ -154,8 +154,7 @@ class MCTSAgent(Agent):
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
-        if state.is_over or state.to_move == CHANCE:
-            self.choose(state)  # raises the agent's usual error
+        require_decision_node(state)
         winning = _winning_move(state)
         if winning is not None:
             return SearchResult(move=winning, value=1.0, iterations=0, visits={})
