@@ -38,7 +38,7 @@ class BenchResult:
         wins: Games won, per player.
         draws: Games without a winner.
         mcts_iterations_per_second: MCTS iterations per second from the first decision of the
-            game, with the computer levels' rollout setting (see `bench_mcts`).
+            game, with the MCTS levels' rollout setting (see `bench_mcts`).
     """
 
     game: str
@@ -105,8 +105,9 @@ def bench_mcts(game: Game, *, seconds: float = 1.0, seed: int = 0) -> float:
     """MCTS iterations per second (single-threaded) from the game's first decision.
 
     Chance nodes before it take their first outcome. The search uses the rollout setting of the
-    computer levels (`ludoteca.ai.levels.ROLLOUT_PLIES`), so the figure is what a level gets;
-    searches repeat until ``seconds`` have passed, after a short warm-up.
+    MCTS levels and ``mcts:`` specs (`ludoteca.ai.levels.ROLLOUT_PLIES`), so the figure is what
+    such a search gets (Pente Grammai's and Steppin' Stones' levels play their game's expert
+    instead); searches repeat until ``seconds`` have passed, after a short warm-up.
     """
     state = game.initial_state()
     while state.to_move == CHANCE:
