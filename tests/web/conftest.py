@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -8,8 +10,47 @@ from fastapi.testclient import TestClient
 
 from ludoteca.web.app import create_app
 
+POSTGRES = os.environ.get("LUDOTECA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "games.sqlite3", seed=3)) as test_client:
         yield test_client
+
+
+def _postgres_schema() -> Iterator[str]:
+    """A fresh schema in the test database, as a URL; dropped afterwards.
+
+    Skips when PostgreSQL is not running, except under CI=true, where it must be.
+    """
+    import psycopg
+
+    try:
+        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs PostgreSQL at {POSTGRES}: {error}")
+        pytest.skip(f"needs PostgreSQL at {POSTGRES} ({str(error).strip()[:80]})")
+    schema = f"ludoteca_test_{secrets.token_hex(6)}"
+    with admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+        try:
+            yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+        finally:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose tables live in a schema of this test's own."""
+    yield from _postgres_schema()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each store in turn: an SQLite file, then PostgreSQL (skipped if it is not running)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "games.sqlite3")
+    else:
+        yield from _postgres_schema()

@@ -156,7 +156,9 @@ def test_moves_after_the_end_are_409(client: TestClient) -> None:
         ({"game": "salta", "options": {"colour": "blue"}}, "no option 'colour'"),
         ({"game": "salta", "seats": ["human"]}, "2 seat(s)"),
         ({"game": "salta", "seats": ["human", "wizard"]}, "'wizard' is not a seat"),
-        ({"game": "salta", "seats": ["human", "level:9"]}, "levels are 1 to 5"),
+        ({"game": "salta", "seats": ["human", "level:9"]}, "accepted: human, invite, random"),
+        ({"game": "salta", "seats": ["alphabeta:depth=30", "random"]}, "is not a seat"),
+        ({"game": "salta", "seats": ["mcts:iters=99999999", "human"]}, "level:5"),
         ({"game": "salta", "position": "nonsense"}, ""),
         ({"options": {}}, "game is required"),
         ({"game": "salta", "colour": "red"}, "colour is not a field"),
@@ -215,8 +217,13 @@ def test_undo_is_refused_against_an_invited_player(client: TestClient) -> None:
 
 
 def test_resigning_ends_the_game_for_the_other_side(client: TestClient) -> None:
+    """A bad token resigns nobody (a mutant resigning the side to move must fail here)."""
     created = create(client, seats=["human", "invite"])
     red = created["seats"][1]["token"]
+    url = f"/api/games/{created['id']}/resign"
+    for forged in ("x" * 24, "", created["id"]):
+        assert_error(client.post(url, json={"token": forged}), 403)
+    assert client.get(f"/api/games/{created['id']}").json()["outcome"] is None
     response = client.post(f"/api/games/{created['id']}/resign", json={"token": red})
     assert response.json()["outcome"] == {
         "winner": 0,
@@ -227,16 +234,47 @@ def test_resigning_ends_the_game_for_the_other_side(client: TestClient) -> None:
     }
 
 
-def test_hint_answers_a_move_or_says_it_is_unavailable(client: TestClient) -> None:
-    created = create(client)
-    response = client.get(f"/api/games/{created['id']}/hint")
-    if response.status_code == 501:
-        assert "not available" in response.json()["error"]
-        return
+def test_a_hint_is_the_strongest_levels_move_for_the_seat_to_move(client: TestClient) -> None:
+    """A hint asks level 5 (a mutant asking level 1 must fail here), for its token's holder."""
+    created = create(client, "pente_grammai", seats=["human", "level:1"])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    response = client.post(f"/api/games/{game_id}/hint", json={"token": token})
     assert response.status_code == 200, response.text
     hint = response.json()
+    position = ludoteca.make("pente_grammai").parse_state(created["game"]["position"])
+    strongest = ludoteca.ai.hint(position)
+    assert hint["move"] == strongest.move.text
+    assert hint["win_chance"] == pytest.approx(strongest.win_chance)
     assert hint["move"] in created["game"]["legal_moves"]
-    assert 0.0 <= hint["win_chance"] <= 1.0
+    by_query = client.get(f"/api/games/{game_id}/hint", params={"token": token}).json()
+    assert by_query["move"] == hint["move"]
+
+
+def test_a_hint_needs_the_token_of_the_seat_to_move(client: TestClient) -> None:
+    created = create(client, seats=["human", "level:3"])
+    game_id = created["id"]
+    assert_error(client.post(f"/api/games/{game_id}/hint", json={"token": "x" * 24}), 403)
+    assert_error(client.get(f"/api/games/{game_id}/hint"), 400, "token")
+    people = create(client, seats=["human", "human"], hints=True)
+    red = people["seats"][1]["token"]
+    assert_error(
+        client.post(f"/api/games/{people['id']}/hint", json={"token": red}), 409, "not your turn"
+    )
+
+
+def test_hints_are_off_between_people_unless_the_game_turns_them_on(client: TestClient) -> None:
+    plain = create(client, seats=["human", "invite"])
+    assert plain["game"]["hints"] is False
+    token = plain["seats"][0]["token"]
+    assert_error(
+        client.post(f"/api/games/{plain['id']}/hint", json={"token": token}), 409, "hints are off"
+    )
+    allowed = create(client, seats=["human", "invite"], hints=True)
+    answer = client.post(
+        f"/api/games/{allowed['id']}/hint", json={"token": allowed["seats"][0]["token"]}
+    )
+    assert answer.status_code == 200, answer.text
+    assert create(client, seats=["human", "level:2"])["game"]["hints"] is True
 
 
 # -- boards, saved games, pages ----------------------------------------------------------------
@@ -299,39 +337,8 @@ def test_a_token_link_sets_a_cookie_and_redirects(client: TestClient) -> None:
     assert bad.status_code == 403
 
 
-def test_a_missing_hint_feature_is_501(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ludoteca.ai
-
-    monkeypatch.delattr(ludoteca.ai, "hint", raising=False)
-    created = create(client)
-    assert_error(client.get(f"/api/games/{created['id']}/hint"), 501, "hints are not available")
-
-
-def test_an_unavailable_computer_level_is_501(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from ludoteca.ai import AgentError
-    from ludoteca.web import service
-
-    def no_levels(spec: str, game: object, *, seed: int | None = None) -> object:
-        raise AgentError(f"unknown agent {spec!r}; accepted: random")
-
-    monkeypatch.setattr(service, "agent_from_spec", no_levels)
-    response = client.post("/api/games", json={"game": "salta", "seats": ["human", "level:4"]})
-    assert_error(response, 501, "'level:4' is not available", "accepted: random")
-
-
 def test_a_computer_level_plays_its_turn(client: TestClient) -> None:
     created = create(client, seats=["level:1", "human"])
     state = wait_for_ply(client, created["id"], 1)
     assert state["moves"][0]["player_name"] == "Green" and state["to_move"] == 1
     assert created["seats"][0]["agent"] == "level:1" and created["seats"][0]["token"] is None
-
-
-def test_a_hint_needs_a_person_to_move(client: TestClient) -> None:
-    created = create(client, "splinter", seats=["random", "random"], options={"size": "5x6"})
-    deadline = time.monotonic() + 30
-    while client.get(f"/api/games/{created['id']}").json()["outcome"] is None:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert_error(client.get(f"/api/games/{created['id']}/hint"), 409, "no person is to move")

@@ -167,7 +167,7 @@ def test_two_browsers_play_over_the_invitation_link(browser: Browser, base: str)
 
 
 def test_the_board_works_with_the_keyboard_and_has_text_alternatives(page: Page, base: str) -> None:
-    created = create(base, "salta", ["human", "human"])
+    created = create(base, "salta", ["human", "human"], hints=True)
     open_board(page, created["url"])
     regions = page.locator("#board .region")
     assert regions.count() == 100

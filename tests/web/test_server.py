@@ -169,6 +169,8 @@ def _check_serving(process: subprocess.Popen[str], port: int, tmp_path: Path) ->
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
+        assert "Games ready in" in line  # compiled before the first request is accepted
+        line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line
         assert str(tmp_path / "data" / "ludoteca" / "games.sqlite3") in " ".join(line.split())
         deadline = time.monotonic() + 20

@@ -1,14 +1,18 @@
-"""``ludoteca serve``: the web UI, with games kept in SQLite.
+"""``ludoteca serve``: the web UI, with games kept in SQLite or PostgreSQL.
 
 The port is bound before the server starts, so a port in use or a bad address is one clear line
-(exit status 2) rather than a traceback; so is a database that cannot be opened.
+(exit status 2) rather than a traceback; so is a database that cannot be opened. Every game's
+kernels are compiled (or loaded from numba's cache) before the first request is accepted, with a
+progress line; ``--workers N`` starts N server processes on the one port, sharing the database.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import socket
+import time
 from typing import Any
 
 from rich.console import Console
@@ -18,6 +22,9 @@ from ludoteca.core.errors import LudotecaError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+MAX_WORKERS = 64
+#: Seconds uvicorn waits for requests in progress when stopping (a hint's search is abandoned).
+GRACEFUL_SECONDS = 1
 
 
 class ServeError(LudotecaError):
@@ -29,16 +36,52 @@ def add_serve_parser(commands: Any) -> None:
     serve = commands.add_parser(
         "serve",
         help="play in the browser: start the web UI",
-        description="Start the web UI (games are saved in SQLite). Open the printed address.",
+        description="Start the web UI. Games are saved in SQLite (a file in your data "
+        "directory, or --db PATH) or in PostgreSQL (--db postgresql://...). Open the printed "
+        "address.",
     )
     serve.add_argument(
         "--host", default=DEFAULT_HOST, help=f"address to listen on ({DEFAULT_HOST})"
     )
     serve.add_argument("--port", default=str(DEFAULT_PORT), help=f"port ({DEFAULT_PORT})")
     serve.add_argument(
-        "--db", metavar="PATH", default=None, help="the games database (default: in your data dir)"
+        "--db",
+        metavar="PATH|URL",
+        default=None,
+        help="the games database: an SQLite file, or postgresql://user@host/database "
+        "(default: games.sqlite3 in your data directory)",
+    )
+    serve.add_argument(
+        "--workers",
+        default="1",
+        metavar="N",
+        help="server processes sharing the port and the database (default 1)",
+    )
+    serve.add_argument(
+        "--game-rate",
+        default="30",
+        metavar="N",
+        help="new games one client may create per minute (default 30; 0: no limit)",
+    )
+    serve.add_argument(
+        "--hint-rate",
+        default="30",
+        metavar="N",
+        help="hints one client may ask for per minute (default 30; 0: no limit)",
+    )
+    serve.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log every request (seat tokens in addresses are hidden)",
     )
     serve.set_defaults(handler=serve_command)
+
+
+def _whole_number(text: str, name: str, maximum: int) -> int:
+    value = text.strip()
+    if not value.isdigit() or int(value) > maximum:
+        raise ServeError(f"{name} must be a whole number from 0 to {maximum}; got {text!r}")
+    return int(value)
 
 
 def parse_port(text: str) -> int:
@@ -80,22 +123,59 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     """Run the server until interrupted; return the exit status."""
     import uvicorn
 
-    from ludoteca.web.app import create_app
-    from ludoteca.web.storage import StorageError
+    from ludoteca.ai.warmup import warm_up
+    from ludoteca.web import app as web_app
+    from ludoteca.web.storage import GameStore, StorageError, default_db_path
 
     port = parse_port(arguments.port)
-    try:
-        app = create_app(arguments.db)
+    workers = _whole_number(arguments.workers, "--workers", MAX_WORKERS)
+    if workers < 1:
+        raise ServeError(f"--workers must be a whole number from 1 to {MAX_WORKERS}; got 0")
+    game_rate = _whole_number(arguments.game_rate, "--game-rate", 100_000)
+    hint_rate = _whole_number(arguments.hint_rate, "--hint-rate", 100_000)
+    db = arguments.db if arguments.db is not None else str(default_db_path())
+    try:  # opens and upgrades the database once, before any worker starts
+        store = GameStore(db)
     except StorageError as error:
         raise ServeError(str(error)) from None
+    shown_db = store.shown
+    store.close()
     listener = bind(arguments.host, port)
+
+    started = time.monotonic()
+    with console.status("Preparing the games…") as status:
+
+        def progress(game_id: str, done: int, total: int) -> None:
+            if game_id:
+                status.update(f"Preparing the games: {game_id} ({done + 1} of {total})…")
+
+        warm_up(progress)
+    console.print(f"Games ready in {time.monotonic() - started:.1f} s.")
+
     shown_host = f"[{arguments.host}]" if ":" in arguments.host else arguments.host
+    processes = f" in {workers} processes" if workers > 1 else ""
     console.print(
-        f"Ludoteca is running at [bold]http://{escape(shown_host)}:{port}/[/bold] "
-        f"(games saved in {escape(str(app.state.db_path))}). Press Ctrl+C to stop."
+        f"Ludoteca is running at [bold]http://{escape(shown_host)}:{port}/[/bold]{processes} "
+        f"(games saved in {escape(shown_db)}). Press Ctrl+C to stop."
     )
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    os.environ[web_app.ENV_DB] = db
+    os.environ[web_app.ENV_GAME_RATE] = str(game_rate)
+    os.environ[web_app.ENV_HINT_RATE] = str(hint_rate)
+    config = uvicorn.Config(
+        "ludoteca.web.app:create_app_from_environment",
+        factory=True,
+        workers=workers,
+        log_level="info" if arguments.access_log else "warning",
+        access_log=arguments.access_log,
+        ws="websockets-sansio",
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then passes it on
-        uvicorn.Server(config).run(sockets=[listener])
+        if workers > 1:
+            from uvicorn.supervisors import Multiprocess
+
+            Multiprocess(config, sockets=[listener]).run()
+        else:
+            uvicorn.Server(config).run(sockets=[listener])
     console.print("Ludoteca has stopped; your games are saved.")
     return 0

@@ -2,8 +2,10 @@
 
 Every error answers ``{"error": "..."}`` with its status: 400 a malformed request or move text,
 403 a bad seat token, 404 an unknown game, 409 a move that is not possible now (illegal, not
-your turn, the game is over), 501 a feature this installation lacks. FastAPI documents the
-endpoints at ``/docs``.
+your turn, the game is over), 413 a body over 64 KiB, 429 too many requests and 503 busy (both
+with ``Retry-After``). A change (move, undo, resign) answers the game with its ``board``, the
+same JSON the WebSocket pushes, so a client needs one round trip per move. FastAPI documents
+the endpoints at ``/docs``.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
-from ludoteca.web.errors import http_error
-from ludoteca.web.service import GameService
+from ludoteca.web.errors import RateLimitedError, http_error
+from ludoteca.web.guards import RateLimiter
+from ludoteca.web.live import LiveGame, to_json
+from ludoteca.web.service import PER_PAGE, GameService
 
-OptionInput = str | int | bool | None
+OptionInput = Annotated[str, Field(max_length=100)] | int | bool | None
+MAX_MOVE_TEXT = 200
+MAX_TOKEN_TEXT = 200
 
 
 class NewGameRequest(BaseModel):
@@ -29,19 +35,29 @@ class NewGameRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="The game id, e.g. salta.", examples=["salta"])
+    game: str = Field(description="The game id, e.g. salta.", examples=["salta"], max_length=40)
     options: dict[str, OptionInput] = Field(
-        default_factory=dict, description="Options by name; unnamed ones take their defaults."
+        default_factory=dict,
+        description="Options by name; unnamed ones take their defaults.",
+        max_length=20,
     )
-    seats: list[str] | None = Field(
+    seats: list[Annotated[str, Field(max_length=40)]] | None = Field(
         default=None,
+        max_length=8,
         description="Who plays each seat, in player order: human (you, in this browser), "
         "invite (another person, by a link), random or level:1 … level:5 (the computer). "
         "Default: human for every seat.",
         examples=[["human", "level:3"]],
     )
     position: str | None = Field(
-        default=None, description="A start position text (`State.to_text`); default the usual."
+        default=None,
+        description="A start position text (`State.to_text`); default the usual.",
+        max_length=4000,
+    )
+    hints: bool | None = Field(
+        default=None,
+        description="Whether the players may ask for hints. Default: only in games against "
+        "the computer (in a game between people a hint would be cheating).",
     )
 
 
@@ -50,10 +66,16 @@ class MoveRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    move: str = Field(description="The move in notation.", examples=["c3-d4"])
-    token: str = Field(description="The secret token of the seat to move.")
+    move: str = Field(
+        description="The move in notation.", examples=["c3-d4"], max_length=MAX_MOVE_TEXT
+    )
+    token: str = Field(
+        description="The secret token of the seat to move.", max_length=MAX_TOKEN_TEXT
+    )
     ply: int | None = Field(
         default=None,
+        ge=0,
+        le=10**9,
         description="The number of moves the player has seen; if the game has moved on "
         "meanwhile, the move is refused with 409.",
     )
@@ -64,7 +86,7 @@ class TokenRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    token: str = Field(description="The secret token of your seat.")
+    token: str = Field(description="The secret token of your seat.", max_length=MAX_TOKEN_TEXT)
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -74,6 +96,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (403, "The token belongs to no seat of this game"),
         (404, "No such game"),
         (409, "Not possible now: illegal move, not your turn, game over"),
+        (413, "The request body is over 64 KiB"),
+        (429, "Too many requests from this client; see Retry-After"),
+        (503, "Busy (database or computer players); see Retry-After"),
     )
 }
 
@@ -89,13 +114,48 @@ def _page_url(request: Request, game_id: str, tokens: list[str]) -> str:
     return f"{url}?token={'.'.join(tokens)}" if tokens else url
 
 
+def check_rate(request: Request | WebSocket, limiter: RateLimiter, what: str) -> None:
+    """Count one request of this client against ``limiter``.
+
+    Raises:
+        RateLimitedError: The client is over the limit (429 with ``Retry-After``).
+    """
+    client = request.client.host if request.client is not None else "unknown"
+    wait = limiter.check(client)
+    if wait > 0:
+        seconds = max(1, round(wait + 0.5))
+        raise RateLimitedError(
+            f"too many {what} from this address; try again in {seconds} s", retry_after=seconds
+        )
+
+
+def json_reply(text: str) -> Response:
+    """An already serialised JSON answer."""
+    return Response(text, media_type="application/json")
+
+
+def _change_reply(service: GameService, live: LiveGame) -> Response:
+    return json_reply(service.snapshot(live).reply)
+
+
 router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
+
+CHANGE_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The game (as GET /api/games/{id}) with its board added under `board`.",
+        "content": {"application/json": {}},
+    }
+}
 
 
 @router.get("/games", summary="List the games, most recently changed first")
-async def list_games(request: Request) -> dict[str, Any]:
-    """Every stored game with its state (running or over) and result."""
-    return {"games": service_of(request).list_games()}
+async def list_games(
+    request: Request,
+    page: Annotated[int, Query(ge=1, le=1_000_000, description="The page, from 1.")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=200, description="Games per page.")] = PER_PAGE,
+) -> dict[str, Any]:
+    """A page of the stored games with their state (running or over) and result."""
+    return await service_of(request).list_games(page, per_page)
 
 
 @router.post("/games", status_code=201, summary="Create a game")
@@ -105,10 +165,11 @@ async def create_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
     The ``url`` opens the board for the creator's seats (``human``); each ``invite`` seat has
     its own link in ``seats`` to send to the other player.
     """
+    check_rate(request, request.app.state.game_limiter, "new games")
     service = service_of(request)
     seats = body.seats if body.seats is not None else ["human"] * _num_players(body.game)
     created = await service.create(
-        body.game, options=body.options, seats=seats, position=body.position
+        body.game, options=body.options, seats=seats, position=body.position, hints=body.hints
     )
     live = created.live
     mine = [t for s, t in created.tokens.items() if live.seats[s].kind == "human"]
@@ -137,50 +198,93 @@ def _num_players(game_id: str) -> int:
         raise http_error(error) from None
 
 
-@router.get("/games/{game_id}", summary="A game: position, legal moves, history, outcome")
-async def get_game(game_id: str, request: Request) -> dict[str, Any]:
+@router.get(
+    "/games/{game_id}",
+    summary="A game: position, legal moves, history, outcome",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}}},
+)
+async def get_game(game_id: str, request: Request) -> Response:
     """The game's options, position text, player to move, legal moves, moves and outcome."""
     service = service_of(request)
-    return service.get(game_id).to_dict()
+    return json_reply(service.snapshot(await service.get(game_id)).game)
 
 
-@router.get("/games/{game_id}/board", summary="The board as the page draws it")
+@router.get(
+    "/games/{game_id}/board",
+    summary="The board as the page draws it",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}}},
+)
 async def get_board(
     game_id: str,
     request: Request,
-    at: Annotated[int | None, Query(description="Show the position after this many moves.")] = None,
-) -> dict[str, Any]:
+    at: Annotated[
+        int | None, Query(ge=0, le=10**9, description="Show the position after this many moves.")
+    ] = None,
+) -> Response:
     """The SVG board, status, dice and click paths, now or after ``at`` moves (replay)."""
     service = service_of(request)
-    return service.board(service.get(game_id), at)
+    live = await service.get(game_id)
+    if at is None or at == live.ply:
+        return json_reply(service.snapshot(live).board)
+    return json_reply(to_json(service.board(live, at)))
 
 
-@router.post("/games/{game_id}/moves", summary="Play a move")
-async def play_move(game_id: str, body: MoveRequest, request: Request) -> dict[str, Any]:
+@router.post(
+    "/games/{game_id}/moves",
+    summary="Play a move",
+    response_class=Response,
+    responses=CHANGE_ANSWER,
+)
+async def play_move(game_id: str, body: MoveRequest, request: Request) -> Response:
     """Play a move for the seat whose token is given; answers the game's new state."""
     service = service_of(request)
     live = await service.play(game_id, body.move, body.token, ply=body.ply)
-    return live.to_dict()
+    return _change_reply(service, live)
 
 
-@router.post("/games/{game_id}/undo", summary="Take back your last move")
-async def undo(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+@router.post(
+    "/games/{game_id}/undo",
+    summary="Take back your last move",
+    response_class=Response,
+    responses=CHANGE_ANSWER,
+)
+async def undo(game_id: str, body: TokenRequest, request: Request) -> Response:
     """Take back your last move and the computer's reply (not against an invited player)."""
-    live = await service_of(request).undo(game_id, body.token)
-    return live.to_dict()
+    service = service_of(request)
+    return _change_reply(service, await service.undo(game_id, body.token))
 
 
-@router.post("/games/{game_id}/resign", summary="Resign")
-async def resign(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+@router.post(
+    "/games/{game_id}/resign", summary="Resign", response_class=Response, responses=CHANGE_ANSWER
+)
+async def resign(game_id: str, body: TokenRequest, request: Request) -> Response:
     """Your seat resigns and the game is over."""
-    live = await service_of(request).resign(game_id, body.token)
-    return live.to_dict()
+    service = service_of(request)
+    return _change_reply(service, await service.resign(game_id, body.token))
 
 
-@router.get("/games/{game_id}/hint", summary="The computer's suggestion")
-async def hint(game_id: str, request: Request) -> dict[str, Any]:
-    """The move the computer suggests for the person to move, and its chance of winning."""
-    return await service_of(request).hint(game_id)
+@router.post("/games/{game_id}/hint", summary="The computer's suggestion")
+async def hint(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+    """The strongest level's move for you (you must be to move), and its chance of winning.
+
+    Hints are offered in games against the computer, and in games created with ``hints``
+    on; each client may ask for a limited number a minute (429 beyond).
+    """
+    check_rate(request, request.app.state.hint_limiter, "hints")
+    return await service_of(request).hint(game_id, body.token)
+
+
+@router.get("/games/{game_id}/hint", summary="The computer's suggestion (token in the query)")
+async def hint_by_query(
+    game_id: str,
+    request: Request,
+    token: Annotated[str, Query(max_length=MAX_TOKEN_TEXT, description="Your seat's token.")],
+) -> dict[str, Any]:
+    """As ``POST .../hint``, for clients that cannot send a body."""
+    check_rate(request, request.app.state.hint_limiter, "hints")
+    return await service_of(request).hint(game_id, token)
 
 
 @router.get(
@@ -191,7 +295,7 @@ async def hint(game_id: str, request: Request) -> dict[str, Any]:
 )
 async def download(game_id: str, request: Request) -> Response:
     """The game as a Ludoteca saved game (JSON; ``ludoteca play --load`` continues it)."""
-    live = service_of(request).get(game_id)
+    live = await service_of(request).get(game_id)
     return Response(
         live.record().to_json(),
         media_type="application/json",
@@ -207,7 +311,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
     """Send the game's state at once and after every change, until the client leaves."""
     service = service_of(websocket)
     try:
-        live = service.get(game_id)
+        live = await service.get(game_id)
     except LudotecaError as error:
         await websocket.close(code=4404, reason=str(error)[:120])
         return
@@ -215,14 +319,17 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
     queue = service.subscribe(game_id)
     listener = asyncio.create_task(_until_closed(websocket))
     try:
-        await websocket.send_json(service.payload(live))
+        await websocket.send_text(service.snapshot(live).message)
         while True:
             update = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
             if listener in done:
                 update.cancel()
                 break
-            await websocket.send_json(update.result())
+            message = update.result()
+            while not queue.empty():  # a slow reader gets the newest state, not a backlog
+                message = queue.get_nowait()
+            await websocket.send_text(message)
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away while we were sending
     finally:

@@ -7,9 +7,12 @@ Run it with ``ludoteca serve``, or with any ASGI server::
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,39 +25,98 @@ from starlette.exceptions import HTTPException
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web import api, pages
-from ludoteca.web.errors import http_error
-from ludoteca.web.service import GameService
+from ludoteca.web.errors import RetryLaterError, http_error
+from ludoteca.web.guards import (
+    BodyLimit,
+    RateLimiter,
+    SecurityHeaders,
+    Sessions,
+    install_log_scrubbing,
+)
+from ludoteca.web.searches import DEFAULT_LANES, DEFAULT_TIME_LIMIT, LaneSize, SearchPool
+from ludoteca.web.service import DEFAULT_CACHE_SIZE, GameService
 from ludoteca.web.storage import GameStore, default_db_path
+
+log = logging.getLogger(__name__)
 
 DESCRIPTION = """Play Salta, Pente Grammai, Salt 'n' Pepper, Splinter and Steppin' Stones.
 
 Moves and positions use each game's notation (see the rules pages). Every error answers
 `{"error": "..."}`: 400 a malformed request or move, 403 a bad seat token, 404 an unknown game,
-409 a move that is not possible now, 501 a feature this installation lacks. Live updates of a
-game arrive on the WebSocket `/ws/games/{id}`.
+409 a move that is not possible now, 413 a request body over 64 KiB, 429 too many requests
+(see `Retry-After`), 503 the server cannot take it now (the database or the computer players are
+busy; see `Retry-After`). Live updates of a game arrive on the WebSocket `/ws/games/{id}`.
 """
+
+#: Environment variables read by `create_app_from_environment` (set by ``ludoteca serve``).
+ENV_DB = "LUDOTECA_DB"
+ENV_GAME_RATE = "LUDOTECA_GAME_RATE"
+ENV_HINT_RATE = "LUDOTECA_HINT_RATE"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """How one server process runs.
+
+    Attributes:
+        game_rate: New games a client may create per minute (0: no limit).
+        hint_rate: Hints a client may ask for per minute (0: no limit).
+        search_time_limit: Hard limit on one computer search, in seconds.
+        lanes: The search pool's lanes (`ludoteca.web.searches`).
+        cache_size: Games kept in memory.
+        warm_up: Compile every game's kernels before accepting requests.
+        start_workers: Start the search workers before accepting requests (else on first use).
+        busy_seconds: How long an SQLite write waits for another process's transaction.
+    """
+
+    game_rate: float = 30.0
+    hint_rate: float = 30.0
+    search_time_limit: float = DEFAULT_TIME_LIMIT
+    lanes: dict[str, LaneSize] = field(default_factory=lambda: dict(DEFAULT_LANES))
+    cache_size: int = DEFAULT_CACHE_SIZE
+    warm_up: bool = True
+    start_workers: bool = False
+    busy_seconds: float = 5.0
 
 
 def create_app(
-    db_path: str | os.PathLike[str] | None = None, *, seed: int | None = None
+    db: str | os.PathLike[str] | None = None,
+    *,
+    seed: int | None = None,
+    settings: ServerSettings | None = None,
 ) -> FastAPI:
-    """The Ludoteca web app, keeping its games in the SQLite file ``db_path``.
+    """The Ludoteca web app, keeping its games in ``db``.
 
     Args:
-        db_path: The games database (default: `ludoteca.web.storage.default_db_path`).
+        db: An SQLite file path or a ``postgresql://`` URL (default:
+            `ludoteca.web.storage.default_db_path`).
         seed: Seed of the server's dice and computer players (default: unpredictable).
+        settings: Limits and start-up behaviour (default: `ServerSettings()`).
 
     Raises:
         StorageError: The database cannot be opened.
     """
-    store = GameStore(db_path if db_path is not None else default_db_path())
-    service = GameService(store, seed=seed)
+    settings = settings or ServerSettings()
+    store = GameStore(
+        db if db is not None else default_db_path(), busy_seconds=settings.busy_seconds
+    )
+    pool = SearchPool(settings.lanes, time_limit=settings.search_time_limit)
+    service = GameService(store, seed=seed, pool=pool, cache_size=settings.cache_size)
+    install_log_scrubbing()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        await service.close()
-        store.close()
+        if settings.warm_up:
+            await asyncio.to_thread(_warm_up_once)
+        app.state.sessions = Sessions(await service.session_secret())
+        await service.start()
+        if settings.start_workers:
+            await pool.start()
+        try:
+            yield
+        finally:
+            await service.close()
+            store.close()
 
     app = FastAPI(
         title="Ludoteca",
@@ -63,7 +125,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.service = service
-    app.state.db_path = store.path
+    app.state.db_path = store.shown
+    app.state.game_limiter = RateLimiter(settings.game_rate, burst=10)
+    app.state.hint_limiter = RateLimiter(settings.hint_rate, burst=5)
     app.include_router(api.router)
     app.include_router(api.websocket_router)
     app.include_router(pages.router)
@@ -72,7 +136,22 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_exception)
     app.add_exception_handler(Exception, _unexpected_error)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit)
     return app
+
+
+_warmed = False
+
+
+def _warm_up_once() -> None:
+    """Compile (or load) every game's kernels, once per process."""
+    global _warmed
+    if not _warmed:
+        from ludoteca.ai.warmup import warm_up
+
+        warm_up()
+        _warmed = True
 
 
 def create_default_app() -> FastAPI:
@@ -80,18 +159,40 @@ def create_default_app() -> FastAPI:
     return create_app()
 
 
-def _answer(request: Request, status: int, message: str) -> Response:
+def create_app_from_environment() -> FastAPI:
+    """The app as ``ludoteca serve`` configures it for each worker process (from the env)."""
+    settings = ServerSettings(
+        game_rate=float(os.environ.get(ENV_GAME_RATE, "30")),
+        hint_rate=float(os.environ.get(ENV_HINT_RATE, "30")),
+        start_workers=True,
+    )
+    return create_app(os.environ.get(ENV_DB) or None, settings=settings)
+
+
+MAX_MESSAGE = 500
+
+
+def _answer(
+    request: Request, status: int, message: str, headers: dict[str, str] | None = None
+) -> Response:
+    if len(message) > MAX_MESSAGE:  # never echo a huge input back
+        message = message[:MAX_MESSAGE] + "…"
     if request.url.path.startswith("/api") or "application/json" in request.headers.get(
         "accept", ""
     ):
-        return JSONResponse({"error": message}, status_code=status)
-    return pages.error_page(request, status, message)
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+    page = pages.error_page(request, status, message)
+    page.headers.update(headers or {})
+    return page
 
 
 async def _ludoteca_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, LudotecaError)
     web_error = http_error(error)
-    return _answer(request, web_error.status, str(web_error))
+    headers = None
+    if isinstance(web_error, RetryLaterError):
+        headers = {"Retry-After": str(web_error.retry_after)}
+    return _answer(request, web_error.status, str(web_error), headers)
 
 
 async def _validation_error(request: Request, error: Exception) -> Response:
@@ -125,9 +226,13 @@ async def _http_exception(request: Request, error: Exception) -> Response:
     if error.status_code == 404:
         message = f"there is no page {request.url.path!r}"
     elif error.status_code == 405:
-        message = f"{request.method} is not allowed on {request.url.path}"
-    return _answer(request, error.status_code, message)
+        allowed = (error.headers or {}).get("Allow", "")
+        message = f"{request.method} is not allowed on {request.url.path}" + (
+            f"; allowed: {allowed}" if allowed else ""
+        )
+    return _answer(request, error.status_code, message, dict(error.headers or {}))
 
 
 async def _unexpected_error(request: Request, error: Exception) -> Response:
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=error)
     return _answer(request, 500, "internal error: the server could not answer this request")

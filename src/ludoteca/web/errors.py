@@ -45,10 +45,45 @@ class UnavailableError(WebError):
     status = 501
 
 
+class TooLargeError(WebError):
+    """The request body is larger than the server accepts."""
+
+    status = 413
+
+
+class RetryLaterError(WebError):
+    """A refusal that passes: ``retry_after`` seconds later the request may succeed."""
+
+    status = 503
+
+    def __init__(self, message: str, retry_after: int = 2) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RateLimitedError(RetryLaterError):
+    """This client sent too many requests of one kind in a short time."""
+
+    status = 429
+
+
+class BusyError(RetryLaterError):
+    """The server cannot take this now: the database or the computer players are busy."""
+
+    status = 503
+
+
 def http_error(error: LudotecaError) -> WebError:
     """The web error for an engine error (moves, options, positions, agents)."""
     if isinstance(error, WebError):
         return error
+    from ludoteca.web.searches import PoolBusyError, SearchFailedError, SearchTimeoutError
+    from ludoteca.web.storage import StorageUnavailableError
+
+    if isinstance(error, StorageUnavailableError | PoolBusyError | SearchTimeoutError):
+        return BusyError(str(error))
+    if isinstance(error, SearchFailedError):
+        return BusyError(f"the computer could not answer: {error}")
     if isinstance(error, IllegalMoveError):
         return ConflictError(str(error))
     # InvalidMoveError, InvalidOptionError, UnknownGameError, InvalidStateError, AgentError, ...

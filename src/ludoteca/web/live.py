@@ -2,12 +2,16 @@
 
 `LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`): the
 positions after each move are kept so that undo, the move list and replay need no recomputation.
-It decides nothing about the rules; it asks the states.
+It decides nothing about the rules; it asks the states. Its ``version`` is the stored game's
+version (`ludoteca.web.storage`): the copy is current while the two agree.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +24,9 @@ from ludoteca.web.storage import GameRow, SeatRow
 HUMAN = "human"
 INVITE = "invite"
 COMPUTER = "computer"
+
+#: What a seat token looks like (`new_token`); anything else belongs to no seat.
+TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_game_id() -> str:
@@ -55,6 +62,9 @@ class LiveGame:
         resigned: The seat that resigned, if one did.
         created: When the game was created (ISO 8601).
         updated: When it last changed (ISO 8601).
+        version: The stored game's version this copy reflects.
+        hints: Whether its players may ask for hints.
+        since: When this process learnt of this version (`time.monotonic`).
     """
 
     id: str
@@ -65,16 +75,33 @@ class LiveGame:
     resigned: int | None = None
     created: str = ""
     updated: str = ""
+    version: int = 0
+    hints: bool = False
+    since: float = field(default_factory=time.monotonic)
+    _snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def from_row(cls, row: GameRow) -> LiveGame:
+    def from_row(cls, row: GameRow, previous: LiveGame | None = None) -> LiveGame:
         """Replay a stored game through the rules.
+
+        Args:
+            row: The stored game.
+            previous: An older copy of the same game: the positions of the moves both share
+                are taken from it instead of being replayed.
 
         Raises:
             LudotecaError: The stored rules, start or moves are no longer valid.
         """
         game = make(row.game, **row.options)
         start = game.parse_state(row.start) if row.start is not None else game.initial_state()
+        if previous is not None and (
+            previous.game.id != game.id
+            or previous.game.options != game.options
+            or previous.start.to_text() != start.to_text()
+        ):
+            previous = None
+        if previous is not None:  # keep its objects: its positions are shared below
+            game, start = previous.game, previous.start
         live = cls(
             id=row.id,
             game=game,
@@ -83,8 +110,18 @@ class LiveGame:
             resigned=row.resigned,
             created=row.created,
             updated=row.updated,
+            version=row.version,
+            hints=row.hints,
         )
-        for text in row.moves:
+        shared = 0
+        if previous is not None:
+            for mine, stored in zip(previous.moves, row.moves, strict=False):
+                if mine.text != stored:
+                    break
+                shared += 1
+            live.states = previous.states[: shared + 1]
+            live.moves = previous.moves[:shared]
+        for text in row.moves[shared:]:
             live.push(live.state.parse_move(text))
         return live
 
@@ -109,6 +146,11 @@ class LiveGame:
         """Play a legal move (the caller has checked it with `State.parse_move`)."""
         self.states.append(self.state.apply(move))
         self.moves.append(move)
+
+    def extend(self, moves: list[Move], states: list[State]) -> None:
+        """Add moves already played: ``states[i]`` is the position after ``moves[i]``."""
+        self.moves.extend(moves)
+        self.states.extend(states)
 
     def truncate(self, keep: int) -> None:
         """Take back every move after the first ``keep``."""
@@ -143,8 +185,8 @@ class LiveGame:
         return None if self.is_over else self.state.to_move
 
     def seat_of_token(self, token: str | None) -> int | None:
-        """The seat this token belongs to, or ``None``."""
-        if not token:
+        """The seat this token belongs to, or ``None`` (also for text that is no token)."""
+        if not isinstance(token, str) or not TOKEN_PATTERN.fullmatch(token):
             return None
         for seat in self.seats:
             if seat.token is not None and secrets.compare_digest(seat.token, token):
@@ -237,6 +279,8 @@ class LiveGame:
                 "resigned": result.resigned,
             },
             "undo_allowed": not self.has_invited_player,
+            "hints": self.hints,
+            "version": self.version,
             "computer_to_move": self.computer_to_move,
             "created": self.created,
             "updated": self.updated,
@@ -246,3 +290,33 @@ class LiveGame:
 def seat_spec(seat: SeatRow) -> str:
     """How a seat is named in saved games: ``human``, ``invite`` or the agent spec."""
     return seat.agent if seat.kind == COMPUTER and seat.agent else seat.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game's JSON at one version, serialised once and sent to everyone who asks.
+
+    Attributes:
+        version: The game's version.
+        game: `LiveGame.to_dict` as JSON text.
+        board: The board now (`ludoteca.web.service.GameService.board`) as JSON text.
+    """
+
+    version: int
+    game: str
+    board: str
+
+    @property
+    def message(self) -> str:
+        """The WebSocket message: ``{"type": "state", "game": ..., "board": ...}``."""
+        return f'{{"type":"state","game":{self.game},"board":{self.board}}}'
+
+    @property
+    def reply(self) -> str:
+        """The answer to a change (move, undo, resign): the game with its ``board`` added."""
+        return f'{self.game[:-1]},"board":{self.board}}}'
+
+
+def to_json(value: object) -> str:
+    """Compact JSON, as every snapshot is written."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -1,29 +1,32 @@
 """The HTML pages: the lobby, a game's board, and a game's rules.
 
 Seat tokens arrive in the board page's URL (``/games/{id}?token=...``, several joined by
-``.``); the page keeps them in a per-game cookie and redirects to the plain address, so the
-address bar can be shared with spectators without giving a seat away.
+``.``); the server remembers them for this browser's session (one signed cookie, whatever the
+number of games; `ludoteca.web.guards.Sessions`) and redirects to the plain address, so the
+address bar can be shared with spectators without giving a seat away. Cookies of the first
+server (one per game) are taken over into the session and removed.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.catalogue import entries, entry, rules_html
 from ludoteca.web.errors import http_error
+from ludoteca.web.guards import SESSION_AGE_SECONDS, SESSION_COOKIE, Sessions
 from ludoteca.web.live import HUMAN, LiveGame
 from ludoteca.web.service import GameService
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
-COOKIE_PREFIX = "ludoteca_"
-COOKIE_AGE = 60 * 60 * 24 * 365
+#: The first server kept one cookie per game under this prefix.
+LEGACY_COOKIE_PREFIX = "ludoteca_"
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,33 +37,59 @@ def _service(request: Request) -> GameService:
 
 
 @router.get("/", response_class=HTMLResponse, name="lobby")
-async def lobby(request: Request) -> Response:
-    """The games, the new-game form and the saved games."""
+async def lobby(request: Request, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1) -> Response:
+    """The games, the new-game form and a page of the saved games."""
+    saved = await _service(request).list_games(page)
     return TEMPLATES.TemplateResponse(
-        request,
-        "lobby.html",
-        {"games": entries(), "saved": _service(request).list_games()},
+        request, "lobby.html", {"games": entries(), "saved": saved["games"], "listing": saved}
+    )
+
+
+def _set_session(response: Response, sessions: Sessions, session: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        sessions.sign(session),
+        max_age=SESSION_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        path="/",
     )
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="board_page")
-async def board_page(request: Request, game_id: str, token: str | None = None) -> Response:
-    """A game's board; ``?token=`` stores seat tokens in a cookie and redirects."""
-    live = _service(request).get(game_id)
-    cookie = COOKIE_PREFIX + game_id
-    known = [t for t in request.cookies.get(cookie, "").split(".") if t]
-    if token is not None:
-        given = [t for t in token.split(".") if t]
-        valid = [t for t in given if live.seat_of_token(t) is not None]
-        if len(valid) != len(given):
-            return error_page(request, 403, "This link's seat token is not valid for this game.")
-        response = RedirectResponse(str(request.url_for("board_page", game_id=game_id)), 303)
-        merged = ".".join(dict.fromkeys([*known, *valid]))
-        response.set_cookie(
-            cookie, merged, max_age=COOKIE_AGE, httponly=True, samesite="lax", path="/"
-        )
-        return response
-    seats = {seat: t for t in known if (seat := live.seat_of_token(t)) is not None}
+async def board_page(
+    request: Request,
+    game_id: str,
+    token: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Response:
+    """A game's board; ``?token=`` adds seats to this browser's session and redirects."""
+    service = _service(request)
+    live = await service.get(game_id)
+    sessions: Sessions = request.app.state.sessions
+    session = sessions.read(request.cookies.get(SESSION_COOKIE))
+    legacy_cookie = LEGACY_COOKIE_PREFIX + game_id
+    legacy = [t for t in request.cookies.get(legacy_cookie, "").split(".") if t]
+    given = [t for t in token.split(".") if t] if token is not None else []
+    if token is not None and (not given or any(live.seat_of_token(t) is None for t in given)):
+        return error_page(request, 403, "This link's seat token is not valid for this game.")
+    adding = [seat for t in [*legacy, *given] if (seat := live.seat_of_token(t)) is not None]
+    response: Response | None = None
+    if adding:
+        fresh = session is None
+        session = session or sessions.new_id()
+        await service.add_session_seats(session, game_id, adding)
+        if token is not None:
+            response = RedirectResponse(str(request.url_for("board_page", game_id=game_id)), 303)
+        if fresh:
+            response = response or RedirectResponse(str(request.url), 303)
+            _set_session(response, sessions, session)
+        if legacy:
+            response = response or RedirectResponse(str(request.url), 303)
+            response.delete_cookie(legacy_cookie, path="/")
+        if response is not None:
+            return response
+    held = await service.session_seats(session, game_id) if session is not None else []
+    seats = {seat: token for seat in held if (token := live.seats[seat].token) is not None}
     page = {
         "id": live.id,
         "game": live.game.id,

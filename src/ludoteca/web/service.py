@@ -1,47 +1,91 @@
 """The game service: creating games, playing moves, the computer's turns and live updates.
 
-Every change to a game runs under that game's `asyncio.Lock` and is committed to the store
-before the caller gets an answer; the store checks the move number again inside its transaction,
-so of two moves sent at the same moment exactly one is accepted. Chance nodes are resolved here
-with the server's own random generator (`ludoteca.core.chance.sample_outcome`) and recorded as
-moves. Computer players think in a thread pool, so the server keeps answering meanwhile; each
-change is pushed to the game's subscribers (the WebSocket connections).
+The database is the authority (`ludoteca.web.storage`); this process keeps a bounded cache of
+the games it serves (`LiveGame`, least recently used evicted first). A change to a game is
+prepared in memory under that game's `asyncio.Lock`, written in one transaction that is
+refused if the stored game has moved on since this copy (another request, another server
+process), and only then applied to the copy, published and answered. A write that loses such a
+race reloads the game and is decided again as if the copy had been current, so a stale process
+can never overwrite or delete another's move.
+
+The event loop never waits on the database or a search: every query runs on a worker thread
+(writes to SQLite on one thread, since SQLite has one writer at a time) and every search in a
+worker process (`ludoteca.web.searches`). Chance nodes are resolved here with the server's own
+random generator and stored with the move that reached them. Each change is serialised once
+(`Snapshot`) and pushed to the game's WebSocket subscribers in this process; other processes
+hear of it through the change feed (`ludoteca.web.changes`) and push it to theirs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections import defaultdict
-from collections.abc import Sequence
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-import ludoteca.ai
-from ludoteca.ai import LEVELS, Agent, agent_from_spec
+from ludoteca.ai import LEVELS
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import LudotecaError
-from ludoteca.core.game import Move
+from ludoteca.core.game import Move, State
 from ludoteca.core.outcome import CHANCE
-from ludoteca.core.registry import make
+from ludoteca.core.registry import game_class, make
 from ludoteca.web.boards import board_of
+from ludoteca.web.changes import ChangeFeed
 from ludoteca.web.errors import (
     BadRequestError,
     ConflictError,
     ForbiddenError,
     NotFoundError,
-    UnavailableError,
     http_error,
 )
-from ludoteca.web.live import COMPUTER, HUMAN, INVITE, LiveGame, new_game_id, new_token
-from ludoteca.web.storage import GameStore, MoveConflictError, SeatRow
+from ludoteca.web.live import (
+    COMPUTER,
+    HUMAN,
+    INVITE,
+    LiveGame,
+    Snapshot,
+    new_game_id,
+    new_token,
+    to_json,
+)
+from ludoteca.web.searches import (
+    HINTS,
+    PoolBusyError,
+    SearchFailedError,
+    SearchJob,
+    SearchPool,
+    SearchTimeoutError,
+    lane_of,
+)
+from ludoteca.web.storage import (
+    GameStore,
+    GameSummary,
+    SeatRow,
+    VersionConflictError,
+    Written,
+)
 
 log = logging.getLogger(__name__)
 
-SEAT_FORMS = "human, invite, random or level:1 … level:5"
+SEAT_FORMS = "human, invite, random, level:1, level:2, level:3, level:4 or level:5"
+COMPUTER_SEATS = ("random", *(f"level:{level}" for level in LEVELS))
+#: Games kept in memory per process; the least recently used beyond this are dropped.
+DEFAULT_CACHE_SIZE = 2000
+#: A computer turn nobody has played for this long is taken up by whichever process sees it
+#: (its process may have been stopped); a fresher one is left to the process playing it.
+STALLED_SECONDS = 5.0
+#: Attempts at one change when other writers keep winning the race.
+WRITE_ATTEMPTS = 5
+PER_PAGE = 50
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,76 +97,149 @@ class CreatedGame:
 
 
 class GameService:
-    """The games of one server: a cache over the store, locks, computer turns, subscribers."""
+    """The games of one server process: a cache over the store, computer turns, subscribers."""
 
-    def __init__(self, store: GameStore, *, seed: int | None = None, threads: int = 2) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        seed: int | None = None,
+        pool: SearchPool | None = None,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
         self.store = store
+        self.pool = pool if pool is not None else SearchPool()
+        self.cache_size = cache_size
         self._rng = random.Random(seed)
-        self._games: dict[str, LiveGame] = {}
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._agents: dict[tuple[str, int], Agent] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._subscribers: dict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
-        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ludoteca-ai")
+        self._refreshing: set[str] = set()
+        self._subscribers: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        # SQLite has one writer at a time: one writing thread queues them without lock waits.
+        self._writer = ThreadPoolExecutor(
+            max_workers=1 if store.is_sqlite else 4, thread_name_prefix="ludoteca-db-write"
+        )
+        self._reader = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ludoteca-db-read")
+        self._feed = ChangeFeed(store, self._reader, self._heard, self._resync)
+        self._started = False
+        self._closing = False
+
+    async def start(self) -> None:
+        """Start hearing other processes' changes (call on the server's event loop)."""
+        if not self._started:
+            self._started = True
+            self._feed.start()
 
     async def close(self) -> None:
-        """Stop the computer players' tasks and threads."""
+        """Stop the computer players, the change feed and the database threads."""
+        self._closing = True
         for task in list(self._tasks.values()):
             task.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await self._feed.close()
+        await self.pool.close()
+        self._writer.shutdown(wait=False, cancel_futures=True)
+        self._reader.shutdown(wait=False, cancel_futures=True)
+
+    async def _write(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, lambda: function(*args, **kwargs))
+
+    async def _read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, lambda: function(*args, **kwargs))
 
     # -- reading -----------------------------------------------------------------------------
 
-    def get(self, game_id: str) -> LiveGame:
-        """The game with this id (loaded from the store on first use).
+    async def get(self, game_id: str) -> LiveGame:
+        """The game with this id (loaded from the store when this process does not hold it).
 
         Raises:
             NotFoundError: No game has this id.
+            ConflictError: The stored game can no longer be replayed.
         """
         live = self._games.get(game_id)
         if live is not None:
-            self._schedule_computer(live)  # resumes a computer that failed or was interrupted
+            self._games.move_to_end(game_id)
+            if time.monotonic() - live.since > STALLED_SECONDS:
+                self._schedule_computer(live)  # resumes a computer turn left unplayed
             return live
-        row = self.store.load(game_id)
+        return await self._load(game_id)
+
+    async def _load(self, game_id: str) -> LiveGame:
+        if len(game_id) > 64:
+            raise NotFoundError(f"there is no game {game_id[:64]!r}…")
+        row = await self._read(self.store.load, game_id)
         if row is None:
             raise NotFoundError(f"there is no game {game_id!r}; GET /api/games lists the games")
-        try:
-            live = LiveGame.from_row(row)
-        except LudotecaError as error:
-            raise ConflictError(f"game {game_id!r} cannot be replayed: {error}") from None
-        self._games[game_id] = live
-        self._schedule_computer(live)
+        async with self._locks[game_id]:
+            current = self._games.get(game_id)
+            if current is not None and current.version >= row.version:
+                return current
+            try:
+                live = LiveGame.from_row(row, previous=current)
+            except LudotecaError as error:
+                raise ConflictError(f"game {game_id!r} cannot be replayed: {error}") from None
+            self._remember(live)
+        if current is None:
+            self._resume_later(live)
         return live
 
-    def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
-        """The most recently changed games, with their state (running or over) and result."""
-        listed = []
-        for row in self.store.list_games()[:limit]:
-            try:
-                live = self.get(row["id"])
-            except LudotecaError:
+    def _remember(self, live: LiveGame) -> None:
+        """Cache ``live``, dropping the least recently used games that nothing is using."""
+        self._games[live.id] = live
+        self._games.move_to_end(live.id)
+        excess = len(self._games) - self.cache_size
+        for game_id in list(self._games)[:excess] if excess > 0 else ():
+            if game_id in self._tasks or self._subscribers.get(game_id):
                 continue
-            result = live.result
-            listed.append(
-                {
-                    "id": live.id,
-                    "game": live.game.id,
-                    "name": live.game.name,
-                    "players": [
-                        f"{live.game.player_names[s.seat]}: {s.agent or s.kind}" for s in live.seats
-                    ],
-                    "ply": live.ply,
-                    "status": "over" if result is not None else "running",
-                    "result": None if result is None else result.reason,
-                    "created": live.created,
-                    "updated": live.updated,
-                }
-            )
-        return listed
+            lock = self._locks.get(game_id)
+            if lock is not None and lock.locked():
+                continue
+            del self._games[game_id]
+            self._locks.pop(game_id, None)
+            self._subscribers.pop(game_id, None)
 
-    def payload(self, live: LiveGame) -> dict[str, Any]:
-        """What the page needs: the game (`LiveGame.to_dict`) and its board."""
-        return {"type": "state", "game": live.to_dict(), "board": self.board(live)}
+    def _resume_later(self, live: LiveGame) -> None:
+        """A game just loaded with the computer to move: play it now if nobody has lately."""
+        if not live.computer_to_move:
+            return
+        age = _age_seconds(live.updated)
+        if age >= STALLED_SECONDS:
+            self._schedule_computer(live)
+            return
+        loop = asyncio.get_running_loop()
+        loop.call_later(STALLED_SECONDS - age, self._resume_if_stalled, live.id, live.version)
+
+    def _resume_if_stalled(self, game_id: str, version: int) -> None:
+        live = self._games.get(game_id)
+        if live is not None and live.version == version and not self._closing:
+            self._schedule_computer(live)
+
+    async def list_games(self, page: int = 1, per_page: int = PER_PAGE) -> dict[str, Any]:
+        """A page of games, most recently changed first, with their state and result."""
+        summaries, total = await self._read(
+            self.store.list_games, offset=(page - 1) * per_page, limit=per_page
+        )
+        return {
+            "games": [_summary_dict(summary) for summary in summaries],
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+            "pages": max(1, -(-total // per_page)),
+        }
+
+    def snapshot(self, live: LiveGame) -> Snapshot:
+        """The game and its board now, serialised once per version."""
+        cached = live._snapshot
+        if cached is None or cached.version != live.version:
+            cached = Snapshot(
+                version=live.version,
+                game=to_json(live.to_dict()),
+                board=to_json(self.board(live)),
+            )
+            live._snapshot = cached
+        return cached
 
     def board(self, live: LiveGame, at: int | None = None) -> dict[str, Any]:
         """The board after ``at`` moves (default: now), the last move highlighted."""
@@ -155,12 +272,19 @@ class GameService:
         options: dict[str, Any],
         seats: Sequence[str],
         position: str | None = None,
+        hints: bool | None = None,
     ) -> CreatedGame:
         """Create and store a game; chance nodes at the start are resolved at once.
 
+        Args:
+            game_id: The game.
+            options: Its options by name.
+            seats: Who plays each seat (`SEAT_FORMS`).
+            position: A start position text, or ``None`` for the usual start.
+            hints: Whether the players may ask for hints (default: only against the computer).
+
         Raises:
             BadRequestError: An unknown game or option, a bad position or seat.
-            UnavailableError: A computer level this installation does not have.
         """
         try:
             game = make(game_id, **options)
@@ -172,43 +296,37 @@ class GameService:
                 f"{game.name} has {game.num_players} seat(s) ({', '.join(game.player_names)}); "
                 f"got {len(seats)} in seats"
             )
-        rows = [self._seat_row(game.id, index, spec) for index, spec in enumerate(seats)]
-        live = LiveGame(id=new_game_id(), game=game, seats=tuple(rows), states=[start])
-        self.store.create_game(
-            live.id,
+        rows = [_seat_row(index, spec) for index, spec in enumerate(seats)]
+        if hints is None:
+            hints = any(row.kind == COMPUTER for row in rows)
+        moves, states = self._rolls(start)
+        end = states[-1].outcome if states else start.outcome
+        stored = await self._write(
+            self.store.create_game,
+            new_game_id(),
             game=game.id,
             options=game.options,
             start=None if start == game.initial_state() else start.to_text(),
             seats=rows,
+            moves=[move.text for move in moves],
+            result=None if end is None else end.reason,
+            hints=hints,
         )
-        stored = self.store.load(live.id)
-        assert stored is not None
-        live.created, live.updated = stored.created, stored.updated
-        self._games[live.id] = live
-        async with self._locks[live.id]:
-            self._resolve_chance(live)
+        live = LiveGame(
+            id=stored.id,
+            game=game,
+            seats=tuple(rows),
+            states=[start, *states],
+            moves=moves,
+            created=stored.created,
+            updated=stored.updated,
+            version=stored.version,
+            hints=hints,
+        )
+        self._remember(live)
         self._schedule_computer(live)
         tokens = {row.seat: row.token for row in rows if row.token is not None}
         return CreatedGame(live=live, tokens=tokens)
-
-    def _seat_row(self, game_id: str, index: int, spec: str) -> SeatRow:
-        kind = spec.strip().lower()
-        if kind in (HUMAN, INVITE):
-            return SeatRow(seat=index, kind=kind, agent=None, token=new_token())
-        if kind.startswith("level:") and kind[6:].isdigit() and int(kind[6:]) not in LEVELS:
-            raise BadRequestError(f"seat {index}: computer levels are 1 to 5; got {spec!r}")
-        try:
-            agent_from_spec(kind, make(game_id), seed=0)
-        except LudotecaError as error:
-            if kind.startswith("level:"):
-                raise UnavailableError(
-                    f"seat {index}: computer {spec!r} is not available in this installation "
-                    f"({error})"
-                ) from None
-            raise BadRequestError(
-                f"seat {index}: {spec!r} is not a seat; accepted: {SEAT_FORMS}"
-            ) from None
-        return SeatRow(seat=index, kind=COMPUTER, agent=kind, token=None)
 
     async def play(
         self, game_id: str, text: str, token: str | None, *, ply: int | None = None
@@ -225,11 +343,9 @@ class GameService:
         Raises:
             NotFoundError, ForbiddenError, ConflictError, BadRequestError: see the API.
         """
-        live = self.get(game_id)
-        async with self._locks[game_id]:
-            seat = live.seat_of_token(token)
-            if seat is None:
-                raise ForbiddenError("this token does not belong to a seat of this game")
+
+        def decide(live: LiveGame) -> list[Move]:
+            seat = self._seat(live, token)
             self._check_running(live)
             if live.to_move != seat:
                 raise ConflictError(
@@ -241,13 +357,11 @@ class GameService:
                     f"the game has moved on: you saw move {ply}, it is now at move {live.ply}"
                 )
             try:
-                move = live.state.parse_move(text)
+                return [live.state.parse_move(text)]
             except LudotecaError as error:
                 raise http_error(error) from None
-            self._commit(live, move)
-            self._resolve_chance(live)
-        self._changed(live)
-        return live
+
+        return await self._change(game_id, decide)
 
     async def undo(self, game_id: str, token: str | None) -> LiveGame:
         """Take back the token holder's last move and every move after it.
@@ -256,10 +370,9 @@ class GameService:
             ForbiddenError: A bad token.
             ConflictError: Undo is not allowed in this game, or there is nothing to undo.
         """
-        live = self.get(game_id)
-        async with self._locks[game_id]:
-            if live.seat_of_token(token) is None:
-                raise ForbiddenError("this token does not belong to a seat of this game")
+
+        async def attempt(live: LiveGame) -> None:
+            self._seat(live, token)
             if live.has_invited_player:
                 raise ConflictError("undo is not allowed in a game against an invited player")
             if live.resigned is not None:
@@ -274,10 +387,13 @@ class GameService:
             )
             if keep is None:
                 raise ConflictError("there is no move of yours to undo")
-            self.store.truncate_moves(live.id, keep)
+            written = await self._write(
+                self.store.truncate_moves, live.id, keep, based_on=live.version
+            )
             live.truncate(keep)
-        self._changed(live)
-        return live
+            self._moved_on(live, written)
+
+        return await self._attempt(game_id, attempt)
 
     async def resign(self, game_id: str, token: str | None) -> LiveGame:
         """The token holder's seat resigns; the game is over.
@@ -286,41 +402,141 @@ class GameService:
             ForbiddenError: A bad token.
             ConflictError: The game is already over.
         """
-        live = self.get(game_id)
-        async with self._locks[game_id]:
-            seat = live.seat_of_token(token)
-            if seat is None:
-                raise ForbiddenError("this token does not belong to a seat of this game")
-            self._check_running(live)
-            self.store.set_resigned(live.id, seat)
-            live.resigned = seat
-        self._changed(live)
-        return live
 
-    async def hint(self, game_id: str) -> dict[str, Any]:
-        """The computer's suggestion for the person to move: the move and a win chance.
+        async def attempt(live: LiveGame) -> None:
+            seat = self._seat(live, token)
+            self._check_running(live)
+            reason = f"{live.game.player_names[seat]} resigned"
+            written = await self._write(
+                self.store.set_resigned, live.id, seat, based_on=live.version, result=reason
+            )
+            live.resigned = seat
+            self._moved_on(live, written)
+
+        return await self._attempt(game_id, attempt)
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The strongest level's suggestion for the token holder, who must be to move.
 
         Raises:
-            UnavailableError: This installation has no hints yet.
-            ConflictError: No person is to move.
+            ForbiddenError: A bad token.
+            ConflictError: Hints are off in this game, or the token holder is not to move.
+            BusyError: Too many hints are being computed; try again shortly.
         """
-        live = self.get(game_id)
-        hint_function = getattr(ludoteca.ai, "hint", None)
-        if hint_function is None:
-            raise UnavailableError("hints are not available in this installation of Ludoteca")
-        if not live.human_to_move:
-            raise ConflictError("a hint is for a person to move, and no person is to move now")
+        live = await self.get(game_id)
+        seat = self._seat(live, token)
+        if not live.hints:
+            raise ConflictError(
+                "hints are off in this game: they are offered in games against the computer, "
+                "or when the game is created with hints on"
+            )
+        if live.to_move != seat:
+            raise ConflictError("a hint is for the player to move, and it is not your turn")
         state = live.state
-        loop = asyncio.get_running_loop()
-        hint = await loop.run_in_executor(self._executor, hint_function, state)
+        job = SearchJob("hint", live.game.id, dict(live.game.options), state.to_text())
+        try:
+            move_text, win_chance = await self.pool.run(HINTS, job)
+        except (PoolBusyError, SearchTimeoutError, SearchFailedError) as error:
+            raise http_error(error) from None
         return {
-            "move": str(hint.move),
-            "win_chance": float(hint.win_chance),
+            "move": move_text,
+            "win_chance": float(win_chance),
             "player": live.player_name(state.to_move),
             "ply": live.ply,
         }
 
+    # -- browser sessions ----------------------------------------------------------------------
+
+    async def session_secret(self) -> str:
+        """The secret that signs browser sessions (shared by every server process)."""
+        return await self._write(self.store.secret, "session")
+
+    async def add_session_seats(self, session: str, game_id: str, seats: Sequence[int]) -> None:
+        """Remember that the browser ``session`` plays these seats of the game."""
+        await self._write(self.store.add_session_seats, session, game_id, seats)
+
+    async def session_seats(self, session: str, game_id: str) -> list[int]:
+        """The seats of the game that the browser ``session`` plays."""
+        return await self._read(self.store.session_seats, session, game_id)
+
     # -- internals ---------------------------------------------------------------------------
+
+    async def _change(self, game_id: str, decide: Callable[[LiveGame], list[Move]]) -> LiveGame:
+        """Append the moves ``decide`` picks (plus the rolls they reach), race-free."""
+
+        async def attempt(live: LiveGame) -> None:
+            moves = decide(live)
+            await self._append(live, moves)
+
+        return await self._attempt(game_id, attempt)
+
+    async def _attempt(self, game_id: str, attempt: Callable[[LiveGame], Any]) -> LiveGame:
+        """Run a change under the game's lock; if another writer won, reload and decide again."""
+        for _ in range(WRITE_ATTEMPTS):
+            live = await self.get(game_id)
+            try:
+                async with self._locks[game_id]:
+                    if self._games.get(game_id) is not live:
+                        continue  # reloaded meanwhile: decide on the newer copy
+                    await attempt(live)
+            except VersionConflictError:
+                await self._reload(game_id)
+                continue
+            except LudotecaError as error:
+                raise http_error(error) from None
+            self._changed(live)
+            return live
+        raise ConflictError("the game is changing too fast; look at it again and retry")
+
+    async def _append(self, live: LiveGame, moves: list[Move]) -> None:
+        """Store ``moves`` and the rolls after them, then play them in ``live`` (lock held)."""
+        states = []
+        state = live.state
+        for move in moves:
+            state = state.apply(move)
+            states.append(state)
+        rolls, roll_states = self._rolls(state)
+        moves, states = moves + rolls, states + roll_states
+        end = states[-1].outcome
+        written = await self._write(
+            self.store.append_moves,
+            live.id,
+            based_on=live.version,
+            first=live.ply + 1,
+            texts=[move.text for move in moves],
+            result=None if end is None else end.reason,
+        )
+        live.extend(moves, states)
+        self._moved_on(live, written)
+
+    def _rolls(self, state: State) -> tuple[list[Move], list[State]]:
+        """Roll for every chance node from ``state`` on: the outcomes and the positions."""
+        moves: list[Move] = []
+        states: list[State] = []
+        while not state.is_over and state.to_move == CHANCE:
+            move = sample_outcome(state, self._rng)
+            state = state.apply(move)
+            moves.append(move)
+            states.append(state)
+        return moves, states
+
+    @staticmethod
+    def _moved_on(live: LiveGame, written: Written) -> None:
+        live.version = written.version
+        live.updated = written.updated
+        live.since = time.monotonic()
+
+    async def _reload(self, game_id: str) -> None:
+        """Read the stored game again after losing a race to another writer."""
+        with contextlib.suppress(NotFoundError):
+            await self._load(game_id)
+
+    @staticmethod
+    def _seat(live: LiveGame, token: str | None) -> int:
+        seat = live.seat_of_token(token)
+        if seat is None:
+            raise ForbiddenError("this token does not belong to a seat of this game")
+        return seat
 
     @staticmethod
     def _is_person(live: LiveGame, seat: int | None) -> bool:
@@ -332,89 +548,156 @@ class GameService:
         if result is not None:
             raise ConflictError(f"the game is over ({result.reason}); no move is possible")
 
-    def _commit(self, live: LiveGame, move: Move) -> None:
-        """Store ``move`` as the next move, then play it in memory (caller holds the lock)."""
-        try:
-            self.store.append_move(live.id, live.ply + 1, move.text)
-        except MoveConflictError as error:
-            raise ConflictError(str(error)) from None
-        live.push(move)
-        live.updated = _now()
-
-    def _resolve_chance(self, live: LiveGame) -> None:
-        """Roll for every chance node reached (caller holds the lock)."""
-        while not live.is_over and live.state.to_move == CHANCE:
-            self._commit(live, sample_outcome(live.state, self._rng))
-
     def _changed(self, live: LiveGame) -> None:
         """Tell the subscribers, and let the computer move if it is its turn."""
         self._schedule_computer(live)
         self.publish(live)
 
     def publish(self, live: LiveGame) -> None:
-        """Send the game's new state to every subscriber."""
+        """Send the game's new state to every subscriber in this process."""
         queues = self._subscribers.get(live.id)
         if not queues:
             return
-        payload = self.payload(live)
+        message = self.snapshot(live).message
         for queue in queues:
-            queue.put_nowait(payload)
+            queue.put_nowait(message)
 
-    def subscribe(self, game_id: str) -> asyncio.Queue[dict[str, Any]]:
-        """A queue that receives the game's state after every change."""
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    def subscribe(self, game_id: str) -> asyncio.Queue[str]:
+        """A queue that receives the game's state (a JSON message) after every change."""
+        queue: asyncio.Queue[str] = asyncio.Queue()
         self._subscribers[game_id].add(queue)
         return queue
 
-    def unsubscribe(self, game_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    def unsubscribe(self, game_id: str, queue: asyncio.Queue[str]) -> None:
         """Stop sending to ``queue``."""
-        self._subscribers[game_id].discard(queue)
+        queues = self._subscribers.get(game_id)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self._subscribers[game_id]
+
+    # -- what other processes changed -------------------------------------------------------
+
+    def _heard(self, game_id: str, version: int) -> None:
+        """A change was committed (by any process): refresh the copy if it is behind."""
+        live = self._games.get(game_id)
+        if live is None or live.version >= version or game_id in self._refreshing:
+            return
+        self._refreshing.add(game_id)
+        asyncio.get_running_loop().create_task(self._refresh(game_id))
+
+    async def _refresh(self, game_id: str) -> None:
+        try:
+            before = self._games.get(game_id)
+            live = await self._load(game_id)
+            if live is not before:
+                self.publish(live)
+        except LudotecaError as error:
+            log.warning("could not refresh game %s: %s", game_id, error)
+        finally:
+            self._refreshing.discard(game_id)
+
+    def _resync(self) -> None:
+        """Announcements may have been missed: check every game this process holds."""
+        for game_id in list(self._games):
+            if game_id not in self._refreshing:
+                self._refreshing.add(game_id)
+                asyncio.get_running_loop().create_task(self._refresh(game_id))
+
+    # -- the computer's turns -------------------------------------------------------------------
 
     def _schedule_computer(self, live: LiveGame) -> None:
-        if not live.computer_to_move:
+        if self._closing or not live.computer_to_move:
             return
         running = self._tasks.get(live.id)
         if running is not None and not running.done():
             return
+        self._tasks[live.id] = asyncio.get_running_loop().create_task(self._computer_turns(live.id))
+
+    async def _computer_turns(self, game_id: str) -> None:
+        """Let the computer move while it is its turn; a change meanwhile restarts the turn."""
         try:
-            asyncio.get_running_loop()
-        except RuntimeError:  # loaded outside the server loop: the next request schedules it
-            return
-        self._tasks[live.id] = asyncio.create_task(self._computer_turns(live))
-
-    async def _computer_turns(self, live: LiveGame) -> None:
-        """Let the computer move while it is its turn (a person's undo interrupts it)."""
-        loop = asyncio.get_running_loop()
-        while live.computer_to_move:
-            seat = live.to_move
-            assert seat is not None
-            agent = self._agent(live, seat)
-            ply, state = live.ply, live.state
-            try:
-                move = await loop.run_in_executor(self._executor, agent.choose, state)
-            except Exception:
-                log.exception("the computer failed to move in game %s", live.id)
-                return
-            async with self._locks[live.id]:
-                if live.ply != ply or live.is_over:  # undone or resigned meanwhile
-                    continue
-                try:
-                    self._commit(live, move)
-                    self._resolve_chance(live)
-                except LudotecaError:
-                    log.exception("the computer's move could not be stored in game %s", live.id)
+            while not self._closing:
+                live = self._games.get(game_id) or await self._load(game_id)
+                if not live.computer_to_move:
                     return
-            self.publish(live)
+                version, state = live.version, live.state
+                seat = live.to_move
+                assert seat is not None
+                move = await self._computer_move(live, seat, state)
+                try:
+                    async with self._locks[game_id]:
+                        current = self._games.get(game_id)
+                        if current is None or current.version != version:
+                            continue  # undone, resigned or played elsewhere meanwhile
+                        await self._append(current, [move])
+                except VersionConflictError:
+                    await self._reload(game_id)
+                    continue
+                self.publish(current)
+        except LudotecaError as error:  # the database refused: the next visit resumes it
+            log.warning("the computer could not move in game %s: %s", game_id, error)
+        finally:
+            self._tasks.pop(game_id, None)
 
-    def _agent(self, live: LiveGame, seat: int) -> Agent:
-        key = (live.id, seat)
-        agent = self._agents.get(key)
-        if agent is None:
-            spec = live.seats[seat].agent or "random"
-            agent = agent_from_spec(spec, live.game, seed=self._rng.randrange(2**32))
-            self._agents[key] = agent
-        return agent
+    async def _computer_move(self, live: LiveGame, seat: int, state: State) -> Move:
+        """The computer's move: random at once, a level in the search pool."""
+        spec = live.seats[seat].agent or "random"
+        seed = self._rng.randrange(2**32)
+        if spec == "random":
+            return random.Random(seed).choice(state.legal_moves())
+        job = SearchJob("move", live.game.id, dict(live.game.options), state.to_text(), spec, seed)
+        while True:
+            try:
+                text = await self.pool.run(lane_of(spec), job)
+                return state.parse_move(text)
+            except PoolBusyError:
+                await asyncio.sleep(1.0)
+            except (SearchTimeoutError, SearchFailedError, LudotecaError) as error:
+                # A level that fails or overruns must not stall the game: play a random move.
+                log.warning(
+                    "%s failed in game %s (%s); a random move instead", spec, live.id, error
+                )
+                return random.Random(seed).choice(state.legal_moves())
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def _seat_row(index: int, spec: object) -> SeatRow:
+    kind = spec.strip().lower() if isinstance(spec, str) else ""
+    if kind in (HUMAN, INVITE):
+        return SeatRow(seat=index, kind=kind, agent=None, token=new_token())
+    if kind in COMPUTER_SEATS:
+        return SeatRow(seat=index, kind=COMPUTER, agent=kind, token=None)
+    shown = str(spec)[:40]
+    raise BadRequestError(f"seat {index}: {shown!r} is not a seat; accepted: {SEAT_FORMS}")
+
+
+def _summary_dict(summary: GameSummary) -> dict[str, Any]:
+    try:
+        cls = game_class(summary.game)
+        name, players = cls.name, cls.player_names
+    except LudotecaError:
+        name, players = summary.game, tuple(str(s.seat) for s in summary.seats)
+    return {
+        "id": summary.id,
+        "game": summary.game,
+        "name": name,
+        "players": [
+            f"{players[s.seat] if s.seat < len(players) else s.seat}: {s.agent or s.kind}"
+            for s in summary.seats
+        ],
+        "ply": summary.move_count,
+        "status": "over" if summary.result is not None else "running",
+        "result": summary.result,
+        "created": summary.created,
+        "updated": summary.updated,
+    }
+
+
+def _age_seconds(stamp: str) -> float:
+    try:
+        then = datetime.fromisoformat(stamp)
+    except ValueError:
+        return STALLED_SECONDS
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return max(0.0, (datetime.now(UTC) - then).total_seconds())

@@ -1,19 +1,34 @@
-"""SQLite storage of web games: the games, their seats and their moves.
+"""Storage of web games in SQLite (the embedded default) or PostgreSQL, through SQLAlchemy.
 
-One file holds every game (by default ``$XDG_DATA_HOME/ludoteca/games.sqlite3``, or
-``~/.local/share/ludoteca/games.sqlite3``). A game row keeps the rules (game id and options), the
-start position when it is not the default, the seats and the resignation; the moves table keeps
-the moves in notation, numbered from 1, chance outcomes included. Every change is committed
-before the call returns, and `GameStore.append_move` checks the move number inside the same
-transaction, so two writers can never both add move ``n``.
+One database holds every game: by default the SQLite file
+``$XDG_DATA_HOME/ludoteca/games.sqlite3`` (or ``~/.local/share/ludoteca/games.sqlite3``);
+``ludoteca serve --db postgresql://...`` uses PostgreSQL instead. A game row keeps the rules
+(game id and options), the start position when it is not the default, the seats, the
+resignation, the result once the game is over, and a **version** that every change (a move, an
+undo, a resignation) increases by one. The moves table keeps the moves in notation, numbered from
+1, chance outcomes included.
+
+The database is the authority when several server processes share it: every write is
+conditional on the version the writer based it on (`VersionConflictError` otherwise), so a
+process holding a stale copy of a game can never overwrite or delete another process's move.
+Each write also announces itself (a row in ``events`` with SQLite, ``NOTIFY`` with PostgreSQL;
+see `ludoteca.web.changes`) in the same transaction, so nothing is announced that was not
+committed.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server being
+killed; a power cut may lose the last moments (see docs/deploy.md). The schema is managed by
+Alembic (`ludoteca.web.migrations`); opening a database upgrades it in place.
+
+`GameStore` is synchronous and thread-safe; the service calls it from worker threads so the
+event loop never waits on the disk.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
-import threading
+import secrets
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,45 +36,114 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
+
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
 
-SCHEMA_VERSION = 1
+#: The PostgreSQL channel on which every change is announced (payload ``"<game id> <version>"``).
+NOTIFY_CHANNEL = "ludoteca_games"
+#: How long an SQLite writer waits for another process's transaction before giving up.
+DEFAULT_BUSY_SECONDS = 5.0
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    start TEXT,
-    resigned INTEGER,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    agent TEXT,
-    token TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    number INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    played TEXT NOT NULL,
-    PRIMARY KEY (game_id, number)
-);
-"""
+metadata = MetaData()
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("start", Text),
+    Column("resigned", Integer),
+    Column("created", String, nullable=False),
+    Column("updated", String, nullable=False),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("move_count", Integer, nullable=False, server_default="0"),
+    Column("result", Text),
+    Column("hints", Boolean, nullable=False, server_default="0"),
+    Index("games_by_update", "updated"),
+)
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("game_id", String, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String, nullable=False),
+    Column("agent", String),
+    Column("token", String),
+)
+moves_table = Table(
+    "moves",
+    metadata,
+    Column("game_id", String, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("played", String, nullable=False),
+)
+events_table = Table(
+    "events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+session_seats_table = Table(
+    "session_seats",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("game_id", String, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("added", String, nullable=False),
+)
+settings_table = Table(
+    "settings",
+    metadata,
+    Column("name", String, primary_key=True),
+    Column("value", Text, nullable=False),
+)
 
 
 class StorageError(LudotecaError):
     """The database cannot be opened or is not a Ludoteca games database."""
 
 
-class MoveConflictError(LudotecaError):
-    """Another move was stored first: the game has moved on since the caller looked."""
+class StorageUnavailableError(LudotecaError):
+    """The database refused a change for now (full, read-only, locked, unreachable).
+
+    Nothing was changed; the message says why and that the request may be tried again.
+    """
+
+
+class VersionConflictError(LudotecaError):
+    """The game changed since the writer looked (another request or another process)."""
+
+
+# Kept for callers of the first API: a move stored by someone else first is a version conflict.
+MoveConflictError = VersionConflictError
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +166,7 @@ class SeatRow:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """A stored game: its rules, start, seats, moves and dates."""
+    """A stored game: its rules, start, seats, moves, dates and version."""
 
     id: str
     game: str
@@ -93,6 +177,29 @@ class GameRow:
     resigned: int | None
     created: str
     updated: str
+    version: int = 0
+    hints: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A committed change: the game's new version and when it was made."""
+
+    version: int
+    updated: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What the lobby lists of a game, read without replaying it."""
+
+    id: str
+    game: str
+    seats: tuple[SeatRow, ...]
+    move_count: int
+    result: str | None
+    created: str
+    updated: str
 
 
 def default_db_path() -> Path:
@@ -101,72 +208,188 @@ def default_db_path() -> Path:
     return Path(base) / "ludoteca" / "games.sqlite3"
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def now_stamp() -> str:
+    """The time now as stored: ISO 8601 in UTC, to the millisecond."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def database_url(location: str | os.PathLike[str]) -> str:
+    """The SQLAlchemy URL for ``--db``: a ``postgresql://`` URL, or an SQLite file path.
+
+    Raises:
+        StorageError: A URL of a database Ludoteca does not support.
+    """
+    text_form = os.fspath(location)
+    if "://" not in text_form:
+        return "sqlite+pysqlite:///" + str(Path(text_form).expanduser().absolute())
+    scheme = text_form.split("://", 1)[0].lower()
+    if scheme in ("postgresql", "postgres", "postgresql+psycopg"):
+        return "postgresql+psycopg://" + text_form.split("://", 1)[1]
+    if scheme in ("sqlite", "sqlite+pysqlite"):
+        return "sqlite+pysqlite://" + text_form.split("://", 1)[1]
+    raise StorageError(
+        f"--db {_shown(text_form)!r}: Ludoteca keeps games in an SQLite file (give its path) or "
+        "in PostgreSQL (postgresql://user@host/database)"
+    )
+
+
+def _shown(url: str) -> str:
+    """A database URL without its password, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True) if "://" in url else url
+    except ArgumentError:
+        return url.split("@")[-1]
 
 
 class GameStore:
     """The games database. Methods are thread-safe; each one is one committed transaction."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        """Open (creating if needed) the database at ``path``.
+    def __init__(
+        self, location: str | os.PathLike[str], *, busy_seconds: float = DEFAULT_BUSY_SECONDS
+    ) -> None:
+        """Open (creating and upgrading if needed) the database at ``location``.
+
+        Args:
+            location: An SQLite file path, or a ``postgresql://`` URL.
+            busy_seconds: How long an SQLite write waits for another process's transaction.
 
         Raises:
-            StorageError: The file or its folder cannot be created, or it is not a Ludoteca
-                games database.
+            StorageError: The file or its folder cannot be created, the server cannot be
+                reached, or it is not a Ludoteca games database.
         """
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._connection = sqlite3.connect(
-                self.path, check_same_thread=False, isolation_level=None
-            )
-        except (OSError, sqlite3.Error) as error:
-            raise StorageError(f"cannot open the games database {str(path)!r}: {error}") from None
-        try:
-            self._connection.execute("PRAGMA foreign_keys = ON")
-            self._connection.execute("PRAGMA synchronous = FULL")
-            version = self._connection.execute("PRAGMA user_version").fetchone()[0]
-            tables = {
-                row[0]
-                for row in self._connection.execute("SELECT name FROM sqlite_master")
-                if row[0]
-            }
-            if tables and not {"games", "seats", "moves"} <= tables:
+        url = database_url(location)
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        self.path: Path | None = None
+        if self.is_sqlite:
+            self.path = Path(url.split(":///", 1)[1])
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
                 raise StorageError(
-                    f"{str(path)!r} is a SQLite database of something else (tables: "
-                    f"{', '.join(sorted(tables))}); give --db a new file or a Ludoteca database"
-                )
-            if version not in (0, SCHEMA_VERSION):
-                raise StorageError(
-                    f"{str(path)!r} has games database version {version}; this Ludoteca reads "
-                    f"version {SCHEMA_VERSION}"
-                )
-            self._connection.executescript(_SCHEMA)
-            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.Error as error:
-            self._connection.close()
-            raise StorageError(f"{str(path)!r} is not a usable SQLite database: {error}") from None
+                    f"cannot open the games database {str(location)!r}: {error}"
+                ) from None
+        self.shown = str(self.path) if self.path is not None else _shown(url)
+        self.engine = self._create_engine(url, busy_seconds)
+        try:
+            self._check_foreign(location)
+            from ludoteca.web.migrations import upgrade
+
+            upgrade(self.engine)
         except StorageError:
-            self._connection.close()
+            self.engine.dispose()
             raise
+        except (SQLAlchemyError, OSError) as error:
+            self.engine.dispose()
+            raise StorageError(
+                f"{self.shown!r} is not a usable games database: {_reason(error)}"
+            ) from None
+
+    def _create_engine(self, url: str, busy_seconds: float) -> Engine:
+        if not self.is_sqlite:
+            return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+        engine = create_engine(url, connect_args={"timeout": busy_seconds})
+
+        @event.listens_for(engine, "connect")
+        def _configure(dbapi_connection: Any, _record: Any) -> None:
+            # Autocommit at the driver level; transactions are begun explicitly below, so that
+            # a write takes the database's write lock at its start (BEGIN IMMEDIATE) and two
+            # writers never deadlock upgrading a read lock.
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Connection) -> None:
+            immediate = not connection.get_execution_options().get("read_only", False)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+
+    def _check_foreign(self, location: str | os.PathLike[str]) -> None:
+        """Refuse a database that holds something other than Ludoteca's games."""
+        try:
+            tables = set(inspect(self.engine).get_table_names())
+        except DBAPIError as error:
+            if self.is_sqlite:
+                raise StorageError(
+                    f"{str(location)!r} is not a usable SQLite database: {_reason(error)}"
+                ) from None
+            raise StorageError(
+                f"cannot reach the games database {self.shown}: {_reason(error)}"
+            ) from None
+        ours = {"games", "seats", "moves", "alembic_version", *metadata.tables}
+        if tables and not ({"games", "seats", "moves"} <= tables) and not tables <= ours:
+            raise StorageError(
+                f"{str(location)!r} is a database of something else (tables: "
+                f"{', '.join(sorted(tables))}); give --db a new file or a Ludoteca database"
+            )
 
     def close(self) -> None:
-        """Close the database."""
-        with self._lock:
-            self._connection.close()
+        """Close every connection."""
+        self.engine.dispose()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._connection
-            except BaseException:
-                self._connection.execute("ROLLBACK")
-                raise
-            self._connection.execute("COMMIT")
+    def _write(self) -> Iterator[Connection]:
+        """One write transaction; database refusals become `StorageUnavailableError`."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except (VersionConflictError, StorageError):
+            raise
+        except IntegrityError as error:
+            raise StorageError(f"the games database refused a change: {_reason(error)}") from None
+        except (DBAPIError, OSError) as error:
+            raise unavailable(error) from None
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        try:
+            with self.engine.connect() as connection:
+                read = connection.execution_options(read_only=True)
+                with read.begin():
+                    yield read
+        except (DBAPIError, OSError) as error:
+            raise unavailable(error) from None
+
+    def _announce(self, db: Connection, game_id: str, version: int) -> None:
+        if self.is_sqlite:
+            event_row = {"game_id": game_id, "version": version, "at": time.time()}
+            db.execute(insert(events_table).values(**event_row))
+        else:
+            db.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{game_id} {version}"},
+            )
+
+    def _bump(
+        self,
+        db: Connection,
+        game_id: str,
+        based_on: int,
+        **values: Any,
+    ) -> Written:
+        """Move the game from version ``based_on`` to the next; refuse if it has moved on."""
+        stamp = now_stamp()
+        changed = db.execute(
+            update(games_table)
+            .where(games_table.c.id == game_id, games_table.c.version == based_on)
+            .values(version=based_on + 1, updated=stamp, **values)
+        ).rowcount
+        if changed != 1:
+            current = db.execute(
+                select(games_table.c.version).where(games_table.c.id == game_id)
+            ).scalar()
+            raise VersionConflictError(
+                f"game {game_id!r} has changed: it is at version {current}, not {based_on}"
+                if current is not None
+                else f"there is no game {game_id!r}"
+            )
+        self._announce(db, game_id, based_on + 1)
+        return Written(based_on + 1, stamp)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -178,105 +401,289 @@ class GameStore:
         options: dict[str, OptionValue],
         start: str | None,
         seats: Sequence[SeatRow],
-    ) -> None:
-        """Store a new game without moves."""
-        stamp = _now()
-        with self._transaction() as db:
+        moves: Sequence[str] = (),
+        result: str | None = None,
+        hints: bool = False,
+    ) -> GameRow:
+        """Store a new game (with the chance outcomes already rolled at its start)."""
+        stamp = now_stamp()
+        version = 1 if moves else 0
+        with self._write() as db:
             db.execute(
-                "INSERT INTO games (id, game, options, start, resigned, created, updated) "
-                "VALUES (?, ?, ?, ?, NULL, ?, ?)",
-                (game_id, game, json.dumps(options), start, stamp, stamp),
+                insert(games_table).values(
+                    id=game_id,
+                    game=game,
+                    options=json.dumps(options),
+                    start=start,
+                    resigned=None,
+                    created=stamp,
+                    updated=stamp,
+                    version=version,
+                    move_count=len(moves),
+                    result=result,
+                    hints=hints,
+                )
             )
-            db.executemany(
-                "INSERT INTO seats (game_id, seat, kind, agent, token) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.kind, s.agent, s.token) for s in seats],
+            db.execute(
+                insert(seats_table),
+                [
+                    {"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent}
+                    | {"token": s.token}
+                    for s in seats
+                ],
             )
+            if moves:
+                db.execute(
+                    insert(moves_table),
+                    [
+                        {"game_id": game_id, "number": n, "text": t, "played": stamp}
+                        for n, t in enumerate(moves, start=1)
+                    ],
+                )
+        return GameRow(
+            id=game_id,
+            game=game,
+            options=dict(options),
+            start=start,
+            seats=tuple(seats),
+            moves=tuple(moves),
+            resigned=None,
+            created=stamp,
+            updated=stamp,
+            version=version,
+            hints=hints,
+        )
 
-    def append_move(self, game_id: str, number: int, text: str) -> None:
-        """Store ``text`` as move ``number`` (1-based) of the game.
+    def append_moves(
+        self,
+        game_id: str,
+        *,
+        based_on: int,
+        first: int,
+        texts: Sequence[str],
+        result: str | None = None,
+    ) -> Written:
+        """Store ``texts`` as moves ``first``, ``first + 1``, ... of the game.
+
+        Args:
+            game_id: The game.
+            based_on: The version the caller saw; the write is refused if the game moved on.
+            first: The number of the first new move (the caller's move count + 1).
+            texts: The moves in notation (a person's or computer's move and the rolls after).
+            result: The end's reason if these moves end the game.
+
+        Returns:
+            The game's new version and time.
 
         Raises:
-            MoveConflictError: The game does not have exactly ``number - 1`` moves any more.
+            VersionConflictError: The game is no longer at version ``based_on``.
+            StorageUnavailableError: The database refused the change; nothing was stored.
         """
-        stamp = _now()
-        with self._transaction() as db:
-            count = db.execute(
-                "SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
-            if count != number - 1:
-                raise MoveConflictError(
-                    f"the game has moved on: it has {count} moves, not {number - 1}"
+        with self._write() as db:
+            written = self._bump(
+                db, game_id, based_on, move_count=first - 1 + len(texts), result=result
+            )
+            db.execute(
+                insert(moves_table),
+                [
+                    {"game_id": game_id, "number": first + i, "text": t, "played": written.updated}
+                    for i, t in enumerate(texts)
+                ],
+            )
+        return written
+
+    def truncate_moves(self, game_id: str, keep: int, *, based_on: int) -> Written:
+        """Delete every move after the first ``keep`` (undo).
+
+        Raises:
+            VersionConflictError: The game is no longer at version ``based_on``.
+            StorageUnavailableError: The database refused the change.
+        """
+        with self._write() as db:
+            written = self._bump(db, game_id, based_on, move_count=keep, result=None)
+            db.execute(
+                delete(moves_table).where(
+                    moves_table.c.game_id == game_id, moves_table.c.number > keep
                 )
-            db.execute(
-                "INSERT INTO moves (game_id, number, text, played) VALUES (?, ?, ?, ?)",
-                (game_id, number, text, stamp),
             )
-            db.execute("UPDATE games SET updated = ? WHERE id = ?", (stamp, game_id))
+        return written
 
-    def truncate_moves(self, game_id: str, keep: int) -> None:
-        """Delete every move after the first ``keep`` (undo)."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM moves WHERE game_id = ? AND number > ?", (game_id, keep))
-            db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+    def set_resigned(self, game_id: str, seat: int, *, based_on: int, result: str) -> Written:
+        """Record that ``seat`` resigned.
 
-    def set_resigned(self, game_id: str, seat: int | None) -> None:
-        """Record that ``seat`` resigned (``None``: clear it)."""
-        with self._transaction() as db:
-            db.execute(
-                "UPDATE games SET resigned = ?, updated = ? WHERE id = ?", (seat, _now(), game_id)
-            )
+        Raises:
+            VersionConflictError: The game is no longer at version ``based_on``.
+            StorageUnavailableError: The database refused the change.
+        """
+        with self._write() as db:
+            return self._bump(db, game_id, based_on, resigned=seat, result=result)
 
     # -- reading ---------------------------------------------------------------------------
 
     def load(self, game_id: str) -> GameRow | None:
         """The stored game, or ``None`` if there is none with this id."""
-        with self._lock:
-            row = self._connection.execute(
-                "SELECT id, game, options, start, resigned, created, updated FROM games "
-                "WHERE id = ?",
-                (game_id,),
-            ).fetchone()
+        with self._read() as db:
+            row = db.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if row is None:
                 return None
-            seats = self._connection.execute(
-                "SELECT seat, kind, agent, token FROM seats WHERE game_id = ? ORDER BY seat",
-                (game_id,),
-            ).fetchall()
-            moves = self._connection.execute(
-                "SELECT text FROM moves WHERE game_id = ? ORDER BY number", (game_id,)
-            ).fetchall()
-        return _game_row(row, seats, [m[0] for m in moves])
+            seats = self._seats(db, [game_id])[game_id]
+            moves = db.execute(
+                select(moves_table.c.text)
+                .where(moves_table.c.game_id == game_id)
+                .order_by(moves_table.c.number)
+            ).scalars()
+            return GameRow(
+                id=row.id,
+                game=row.game,
+                options=json.loads(row.options),
+                start=row.start,
+                seats=seats,
+                moves=tuple(moves),
+                resigned=row.resigned,
+                created=row.created,
+                updated=row.updated,
+                version=row.version,
+                hints=bool(row.hints),
+            )
 
-    def list_games(self) -> list[dict[str, Any]]:
-        """Every game, most recently changed first: id, game, moves, resigned and dates."""
-        with self._lock:
-            rows = self._connection.execute(
-                "SELECT g.id, g.game, g.resigned, g.created, g.updated, "
-                "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
-                "FROM games g ORDER BY g.updated DESC, g.created DESC"
-            ).fetchall()
-        return [
-            {
-                "id": r[0],
-                "game": r[1],
-                "resigned": r[2],
-                "created": r[3],
-                "updated": r[4],
-                "move_count": r[5],
-            }
-            for r in rows
+    def version(self, game_id: str) -> int | None:
+        """The game's current version (``None``: no such game)."""
+        with self._read() as db:
+            value = db.execute(
+                select(games_table.c.version).where(games_table.c.id == game_id)
+            ).scalar()
+        return None if value is None else int(value)
+
+    @staticmethod
+    def _seats(db: Connection, game_ids: Sequence[str]) -> dict[str, tuple[SeatRow, ...]]:
+        found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        rows = db.execute(
+            select(seats_table)
+            .where(seats_table.c.game_id.in_(game_ids))
+            .order_by(seats_table.c.game_id, seats_table.c.seat)
+        )
+        for s in rows:
+            found[s.game_id].append(SeatRow(seat=s.seat, kind=s.kind, agent=s.agent, token=s.token))
+        return {game_id: tuple(seats) for game_id, seats in found.items()}
+
+    def list_games(self, *, offset: int = 0, limit: int = 50) -> tuple[list[GameSummary], int]:
+        """A page of games, most recently changed first, and the number of games in all."""
+        with self._read() as db:
+            total = int(db.execute(select(func.count()).select_from(games_table)).scalar() or 0)
+            rows = db.execute(
+                select(games_table)
+                .order_by(games_table.c.updated.desc(), games_table.c.id)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+            seats = self._seats(db, [row.id for row in rows])
+        summaries = [
+            GameSummary(
+                id=row.id,
+                game=row.game,
+                seats=seats[row.id],
+                move_count=row.move_count,
+                result=row.result,
+                created=row.created,
+                updated=row.updated,
+            )
+            for row in rows
         ]
+        return summaries, total
+
+    # -- the change feed (SQLite) ------------------------------------------------------------
+
+    def latest_event(self) -> int:
+        """The sequence number of the newest change (0 if none)."""
+        with self._read() as db:
+            return int(db.execute(select(func.max(events_table.c.seq))).scalar() or 0)
+
+    def events_after(self, seq: int, *, limit: int = 5000) -> list[tuple[int, str, int]]:
+        """Changes after ``seq``: (sequence number, game id, new version), oldest first."""
+        with self._read() as db:
+            rows = db.execute(
+                select(events_table.c.seq, events_table.c.game_id, events_table.c.version)
+                .where(events_table.c.seq > seq)
+                .order_by(events_table.c.seq)
+                .limit(limit)
+            ).all()
+        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    def prune_events(self, older_than_seconds: float) -> None:
+        """Forget announcements every process has long read."""
+        with self._write() as db:
+            cutoff = time.time() - older_than_seconds
+            db.execute(delete(events_table).where(events_table.c.at < cutoff))
+
+    # -- browser sessions --------------------------------------------------------------------
+
+    def secret(self, name: str) -> str:
+        """A server-wide secret (created on first use, shared by every process)."""
+        query = select(settings_table.c.value).where(settings_table.c.name == name)
+        try:
+            with self._write() as db:
+                value = db.execute(query).scalar()
+                if value is None:
+                    value = secrets.token_urlsafe(32)
+                    db.execute(insert(settings_table).values(name=name, value=value))
+        except StorageError:  # another process created it at the same moment: read theirs
+            with self._read() as db:
+                value = db.execute(query).scalar()
+        return str(value)
+
+    def add_session_seats(self, session: str, game_id: str, seats: Sequence[int]) -> None:
+        """Remember that the browser ``session`` holds these seats of the game."""
+        with self._write() as db:
+            known = set(
+                db.execute(
+                    select(session_seats_table.c.seat).where(
+                        session_seats_table.c.session == session,
+                        session_seats_table.c.game_id == game_id,
+                    )
+                ).scalars()
+            )
+            new = [s for s in dict.fromkeys(seats) if s not in known]
+            if new:
+                db.execute(
+                    insert(session_seats_table),
+                    [
+                        {"session": session, "game_id": game_id, "seat": s, "added": now_stamp()}
+                        for s in new
+                    ],
+                )
+
+    def session_seats(self, session: str, game_id: str) -> list[int]:
+        """The seats of the game that the browser ``session`` holds."""
+        with self._read() as db:
+            return [
+                int(s)
+                for s in db.execute(
+                    select(session_seats_table.c.seat)
+                    .where(
+                        session_seats_table.c.session == session,
+                        session_seats_table.c.game_id == game_id,
+                    )
+                    .order_by(session_seats_table.c.seat)
+                ).scalars()
+            ]
 
 
-def _game_row(row: Sequence[Any], seats: Sequence[Sequence[Any]], moves: list[str]) -> GameRow:
-    return GameRow(
-        id=row[0],
-        game=row[1],
-        options=json.loads(row[2]),
-        start=row[3],
-        resigned=row[4],
-        created=row[5],
-        updated=row[6],
-        seats=tuple(SeatRow(seat=s[0], kind=s[1], agent=s[2], token=s[3]) for s in seats),
-        moves=tuple(moves),
-    )
+def unavailable(error: BaseException) -> StorageUnavailableError:
+    """A clear 'try again later' for the database refusing a change or a read."""
+    reason = _reason(error).lower()
+    if "full" in reason or "no space" in reason:
+        why = "the games database is full (no space left on its disk)"
+    elif "readonly" in reason or "read-only" in reason or "read only" in reason:
+        why = "the games database is read-only"
+    elif "locked" in reason or "busy" in reason:
+        why = "the games database is busy (locked by another process)"
+    elif "connect" in reason or "server closed" in reason or "terminat" in reason:
+        why = "the games database cannot be reached"
+    else:
+        why = f"the games database refused the request ({_reason(error)})"
+    return StorageUnavailableError(f"{why}; nothing was changed, please try again later")
+
+
+def _reason(error: BaseException) -> str:
+    original = getattr(error, "orig", None)
+    return str(original if original is not None else error).strip().splitlines()[0][:300]

@@ -5,8 +5,8 @@
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
-let game = null; // GET /api/games/{id}
-let board = null; // GET /api/games/{id}/board
+let game = null; // the game as the API answers it (GET /api/games/{id})
+let board = null; // its board (GET /api/games/{id}/board)
 let clicks = []; // region ids clicked so far
 let replayAt = null; // a move number while replaying, else null
 let socket = null;
@@ -79,7 +79,7 @@ function render() {
   $("move-form").hidden = outcome !== null || Object.keys(page.tokens).length === 0;
   $("undo").hidden = !game.undo_allowed || Object.keys(page.tokens).length === 0;
   $("resign").hidden = outcome !== null || Object.keys(page.tokens).length === 0;
-  $("hint").hidden = !myTurn();
+  $("hint").hidden = !myTurn() || !game.hints;
   $("replay").hidden = outcome === null;
   if (outcome === null) replayAt = null;
   updateReplayLabel();
@@ -253,11 +253,12 @@ async function play(text) {
     return;
   }
   try {
-    await api(`/api/games/${page.id}/moves`, {
-      method: "POST",
-      body: JSON.stringify({ move: text, token, ply: game.ply }),
-    });
-    await refresh();
+    showChange(
+      await api(`/api/games/${page.id}/moves`, {
+        method: "POST",
+        body: JSON.stringify({ move: text, token, ply: game.ply }),
+      }),
+    );
     $("move-input").value = "";
   } catch (failure) {
     say(failure.message);
@@ -267,11 +268,17 @@ async function play(text) {
 
 async function refresh() {
   game = await api(`/api/games/${page.id}`);
-  await refreshBoard();
+  board = await api(`/api/games/${page.id}/board`);
+  render();
 }
 
-async function refreshBoard() {
-  board = await api(`/api/games/${page.id}/board`);
+// A change's answer (move, undo, resign) is the new game with its board: no second request.
+// The WebSocket may have pushed the same state already; an older one is never shown.
+function showChange(reply) {
+  if (game !== null && reply.version < game.version) return;
+  board = reply.board;
+  delete reply.board;
+  game = reply;
   render();
 }
 
@@ -289,12 +296,13 @@ $("undo").addEventListener("click", async () => {
   say("");
   const token = Object.values(page.tokens)[0];
   try {
-    game = await api(`/api/games/${page.id}/undo`, {
-      method: "POST",
-      body: JSON.stringify({ token }),
-    });
+    showChange(
+      await api(`/api/games/${page.id}/undo`, {
+        method: "POST",
+        body: JSON.stringify({ token }),
+      }),
+    );
     clicks = [];
-    await refreshBoard();
   } catch (failure) {
     say(failure.message);
   }
@@ -305,11 +313,12 @@ $("resign").addEventListener("click", async () => {
   if (!window.confirm("Resign this game?")) return;
   const token = tokenFor(game.to_move) || Object.values(page.tokens)[0];
   try {
-    game = await api(`/api/games/${page.id}/resign`, {
-      method: "POST",
-      body: JSON.stringify({ token }),
-    });
-    await refreshBoard();
+    showChange(
+      await api(`/api/games/${page.id}/resign`, {
+        method: "POST",
+        body: JSON.stringify({ token }),
+      }),
+    );
   } catch (failure) {
     say(failure.message);
   }
@@ -319,7 +328,10 @@ $("hint").addEventListener("click", async () => {
   say("");
   $("hint-text").textContent = "Thinking…";
   try {
-    const hint = await api(`/api/games/${page.id}/hint`);
+    const hint = await api(`/api/games/${page.id}/hint`, {
+      method: "POST",
+      body: JSON.stringify({ token: tokenFor(game.to_move) }),
+    });
     const chance = Math.round(hint.win_chance * 100);
     $("hint-text").textContent = `Hint: ${hint.move} (about ${chance}% to win)`;
   } catch (failure) {
@@ -374,6 +386,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "state") return;
+    if (game !== null && message.game.version < game.version) return; // the POST answer was newer
     if (game !== null && message.game.ply !== game.ply) clicks = [];
     game = message.game;
     board = message.board;

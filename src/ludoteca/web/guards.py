@@ -1,0 +1,248 @@
+"""What keeps the server safe from careless and hostile clients.
+
+- `BodyLimit`: a request body larger than `MAX_BODY_BYTES` is refused with 413 before it is read
+  whole (the declared ``Content-Length`` and the bytes actually sent are both counted).
+- `SecurityHeaders`: every HTTP answer says what a browser may do with it (a content security
+  policy that allows this site's own scripts, styles and sockets only; no framing; no MIME
+  sniffing; no referrer sent to other sites).
+- `RateLimiter`: per-client token buckets (game creation, hints); a client over its limit gets
+  429 with ``Retry-After``. Limits are per server process.
+- `ScrubTokens`: a logging filter that hides seat tokens (``token=...``) in access logs.
+- Browser sessions: one signed cookie per browser (`SESSION_COOKIE`), holding a random session
+  id; which seats a session plays is kept in the database, so the cookie stays small whatever
+  the number of games.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, Signer
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY_BYTES = 64 * 1024
+SESSION_COOKIE = "ludoteca_session"
+SESSION_AGE_SECONDS = 60 * 60 * 24 * 365
+#: The pages' policy: nothing but this site (inline SVG is markup, not style or script).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+    "object-src 'none'"
+)
+#: FastAPI's interactive API docs load Swagger UI's script and style from a CDN.
+DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "style-src 'self' https://cdn.jsdelivr.net; "
+    "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+)
+DOCS_PATHS = ("/docs", "/redoc")
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 (JSON)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the body's size, then pass the request on (or answer 413)."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", ()))
+        length = headers.get(b"content-length")
+        if length is not None:
+            # The server frames the body by this length, so checking it is enough.
+            if not length.isdigit() or int(length) > self.limit:
+                await self._refuse(send)
+                return
+            await self.app(scope, receive, send)
+            return
+        if b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)
+            return
+        # A chunked body of unknown length: read it (up to the limit) before the app sees it.
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = (
+            b'{"error":"the request body is larger than '
+            + str(self.limit // 1024).encode()
+            + b' KiB; moves and options are short texts"}'
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """Add the security headers to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; add the headers to its answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        docs = path.startswith(DOCS_PATHS)
+        policy = DOCS_CONTENT_SECURITY_POLICY if docs else CONTENT_SECURITY_POLICY
+        extra = [
+            (b"content-security-policy", policy.encode()),
+            (b"x-frame-options", b"DENY"),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"same-origin"),
+        ]
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", ())}
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    *(item for item in extra if item[0] not in present),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class RateLimiter:
+    """Per-client token buckets: ``per_minute`` requests a minute, ``burst`` at once.
+
+    A ``per_minute`` of 0 turns the limit off. At most `MAX_CLIENTS` clients are remembered
+    (the least recently seen are forgotten, which only ever forgives).
+    """
+
+    MAX_CLIENTS = 10_000
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.per_minute = per_minute
+        self.burst = max(1, burst)
+        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
+
+    def check(self, client: str) -> float:
+        """Take one request for ``client``: 0 if allowed, else the seconds until it would be."""
+        if self.per_minute <= 0:
+            return 0.0
+        now = time.monotonic()
+        rate = self.per_minute / 60.0
+        bucket = self._buckets.pop(client, None) or _Bucket(float(self.burst), now)
+        bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * rate)
+        bucket.stamp = now
+        self._buckets[client] = bucket
+        while len(self._buckets) > self.MAX_CLIENTS:
+            self._buckets.popitem(last=False)
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return 0.0
+        return (1.0 - bucket.tokens) / rate
+
+
+def retry_after_header(seconds: float) -> str:
+    """Whole seconds for ``Retry-After`` (at least 1)."""
+    return str(max(1, math.ceil(seconds)))
+
+
+_TOKEN_IN_TEXT = re.compile(r"(token=)[^&\s\"']+")
+
+
+def scrub_tokens(text: str) -> str:
+    """``text`` with every ``token=...`` value replaced by ``***``."""
+    return _TOKEN_IN_TEXT.sub(r"\1***", text)
+
+
+class ScrubTokens(logging.Filter):
+    """Hide seat tokens in log records (uvicorn's access log prints request paths)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Scrub the record's message and arguments; keep the record."""
+        if record.args:
+            record.args = tuple(
+                scrub_tokens(arg) if isinstance(arg, str) else arg
+                for arg in (record.args if isinstance(record.args, tuple) else (record.args,))
+            )
+        if isinstance(record.msg, str):
+            record.msg = scrub_tokens(record.msg)
+        return True
+
+
+def install_log_scrubbing() -> None:
+    """Scrub tokens from uvicorn's access and error logs (once per process)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ScrubTokens) for f in logger.filters):
+            logger.addFilter(ScrubTokens())
+
+
+class Sessions:
+    """Signed session ids for the session cookie."""
+
+    def __init__(self, secret: str) -> None:
+        self._signer = Signer(secret, salt="ludoteca-session")
+
+    @staticmethod
+    def new_id() -> str:
+        """A fresh random session id."""
+        return secrets.token_urlsafe(18)
+
+    def sign(self, session: str) -> str:
+        """The cookie value for ``session``."""
+        return self._signer.sign(session).decode()
+
+    def read(self, cookie: str | None) -> str | None:
+        """The session id in a cookie value, or ``None`` if it is missing, forged or damaged."""
+        if not cookie or len(cookie) > 200 or not cookie.isascii():
+            return None
+        try:
+            return self._signer.unsign(cookie).decode()
+        except BadSignature:
+            return None
