@@ -37,10 +37,10 @@ def test_an_unknown_option_lists_the_accepted_options() -> None:
     [
         ({"scoring": "fast"}, "one of played, simplified"),
         ({"goal": 3}, "one of seed, ludii"),
-        ({"move_limit": 0}, "an integer >= 1 or none"),
-        ({"move_limit": "many"}, "an integer >= 1 or none"),
-        ({"move_limit": True}, "an integer >= 1 or none"),
-        ({"scoring_cap": None}, "an integer >= 1"),
+        ({"move_limit": 0}, "an integer from 1 to 1000000 or none"),
+        ({"move_limit": "many"}, "an integer from 1 to 1000000 or none"),
+        ({"move_limit": True}, "an integer from 1 to 1000000 or none"),
+        ({"scoring_cap": None}, "an integer from 1 to 1000000"),
     ],
 )
 def test_a_bad_option_value_lists_the_accepted_values(

@@ -25,6 +25,8 @@ DEFAULT_PORT = 8000
 MAX_WORKERS = 64
 #: Seconds uvicorn waits for requests in progress when stopping (a hint's search is abandoned).
 GRACEFUL_SECONDS = 1
+#: Idle keep-alive connections are kept this long (clients reuse them between moves).
+KEEP_ALIVE_SECONDS = 30
 
 
 class ServeError(LudotecaError):
@@ -169,6 +171,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
         access_log=arguments.access_log,
         ws="websockets-sansio",
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then passes it on
         if workers > 1:

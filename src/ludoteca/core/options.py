@@ -15,6 +15,10 @@ from ludoteca.core.errors import InvalidOptionError
 
 OptionValue = str | int | bool | None
 
+#: The largest value of any integer option: safeguards such as ``max_plies`` stay far inside
+#: the kernels' integer arrays, and a huge number is refused with the bounds, not an overflow.
+OPTION_MAXIMUM = 1_000_000
+
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
@@ -49,7 +53,7 @@ class OptionSpec:
         if self.minimum is not None and self.maximum is not None:
             parts = [f"an integer from {self.minimum} to {self.maximum}"]
         elif self.minimum is not None:
-            parts = [f"an integer >= {self.minimum}"]
+            parts = [f"an integer from {self.minimum} to {OPTION_MAXIMUM}"]
         if self.allow_none:
             parts.append("none")
         return " or ".join(parts)
@@ -65,7 +69,7 @@ class OptionSpec:
             raise self._refuse(value)
         if isinstance(converted, int) and not isinstance(converted, bool):
             too_low = self.minimum is not None and converted < self.minimum
-            too_high = self.maximum is not None and converted > self.maximum
+            too_high = converted > (OPTION_MAXIMUM if self.maximum is None else self.maximum)
             if too_low or too_high:
                 raise self._refuse(value)
         return converted
@@ -101,8 +105,11 @@ class OptionSpec:
         raise self._refuse(value)
 
     def _refuse(self, value: Any) -> InvalidOptionError:
+        shown = repr(value)
+        if len(shown) > 40:  # never echo a huge input back whole
+            shown = shown[:40] + "…"
         return InvalidOptionError(
-            f"option {self.name!r} does not accept {value!r}; accepted: {self.accepted}"
+            f"option {self.name!r} does not accept {shown}; accepted: {self.accepted}"
         )
 
 

@@ -3,8 +3,8 @@
 Every error answers ``{"error": "..."}`` with its status: 400 a malformed request or move text,
 403 a bad seat token, 404 an unknown game, 409 a move that is not possible now (illegal, not
 your turn, the game is over), 413 a body over 64 KiB, 429 too many requests and 503 busy (both
-with ``Retry-After``). A change (move, undo, resign) answers the game with its ``board``, the
-same JSON the WebSocket pushes, so a client needs one round trip per move. FastAPI documents
+with ``Retry-After``). A change (move, undo, resign) answers the game (with ``?board=true`` also its
+``board``, as the WebSocket pushes it), so a page needs one round trip per move. FastAPI documents
 the endpoints at ``/docs``.
 """
 
@@ -134,15 +134,26 @@ def json_reply(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-def _change_reply(service: GameService, live: LiveGame) -> Response:
-    return json_reply(service.snapshot(live).reply)
+def _change_reply(service: GameService, live: LiveGame, with_board: bool) -> Response:
+    board = service.board_json(live) if with_board else None
+    return json_reply(service.snapshot(live).reply(board))
+
+
+WithBoard = Annotated[
+    bool,
+    Query(
+        alias="board",
+        description="Add the new board (as GET .../board answers it) under `board`: what a "
+        "page needs to redraw, in the same round trip.",
+    ),
+]
 
 
 router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 
 CHANGE_ANSWER: dict[int | str, dict[str, Any]] = {
     200: {
-        "description": "The game (as GET /api/games/{id}) with its board added under `board`.",
+        "description": "The game (as GET /api/games/{id}); with `?board=true` its board too.",
         "content": {"application/json": {}},
     }
 }
@@ -227,7 +238,7 @@ async def get_board(
     service = service_of(request)
     live = await service.get(game_id)
     if at is None or at == live.ply:
-        return json_reply(service.snapshot(live).board)
+        return json_reply(service.board_json(live))
     return json_reply(to_json(service.board(live, at)))
 
 
@@ -237,11 +248,13 @@ async def get_board(
     response_class=Response,
     responses=CHANGE_ANSWER,
 )
-async def play_move(game_id: str, body: MoveRequest, request: Request) -> Response:
+async def play_move(
+    game_id: str, body: MoveRequest, request: Request, with_board: WithBoard = False
+) -> Response:
     """Play a move for the seat whose token is given; answers the game's new state."""
     service = service_of(request)
     live = await service.play(game_id, body.move, body.token, ply=body.ply)
-    return _change_reply(service, live)
+    return _change_reply(service, live, with_board)
 
 
 @router.post(
@@ -250,19 +263,23 @@ async def play_move(game_id: str, body: MoveRequest, request: Request) -> Respon
     response_class=Response,
     responses=CHANGE_ANSWER,
 )
-async def undo(game_id: str, body: TokenRequest, request: Request) -> Response:
+async def undo(
+    game_id: str, body: TokenRequest, request: Request, with_board: WithBoard = False
+) -> Response:
     """Take back your last move and the computer's reply (not against an invited player)."""
     service = service_of(request)
-    return _change_reply(service, await service.undo(game_id, body.token))
+    return _change_reply(service, await service.undo(game_id, body.token), with_board)
 
 
 @router.post(
     "/games/{game_id}/resign", summary="Resign", response_class=Response, responses=CHANGE_ANSWER
 )
-async def resign(game_id: str, body: TokenRequest, request: Request) -> Response:
+async def resign(
+    game_id: str, body: TokenRequest, request: Request, with_board: WithBoard = False
+) -> Response:
     """Your seat resigns and the game is over."""
     service = service_of(request)
-    return _change_reply(service, await service.resign(game_id, body.token))
+    return _change_reply(service, await service.resign(game_id, body.token), with_board)
 
 
 @router.post("/games/{game_id}/hint", summary="The computer's suggestion")
@@ -319,7 +336,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
     queue = service.subscribe(game_id)
     listener = asyncio.create_task(_until_closed(websocket))
     try:
-        await websocket.send_text(service.snapshot(live).message)
+        await websocket.send_text(service.message(live))
         while True:
             update = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)

@@ -98,6 +98,7 @@ def board_of(
     last_move: str | None = None,
     status: str = "",
     with_clicks: bool = True,
+    previous_paths: dict[str, list[str]] | None = None,
 ) -> Board:
     """The board of ``state``, the last move (played from ``previous``) highlighted.
 
@@ -107,11 +108,14 @@ def board_of(
         last_move: The text of the last move.
         status: A status line that replaces the drawing's (a resignation, say).
         with_clicks: Whether to compute the click paths (only when a person is to move).
+        previous_paths: ``previous``'s click paths if the caller has them already.
     """
     drawing = drawing_of(state)
     highlight: list[str] = []
     if previous is not None and last_move is not None:
-        highlight = click_paths_of(previous).get(last_move, [])
+        if previous_paths is None:
+            previous_paths = click_paths_of(previous)
+        highlight = previous_paths.get(last_move, [])
     paths = click_paths_of(state) if with_clicks else {}
     if drawing is None:
         return Board(svg=None, text=str(state), status=status, click_paths=paths)

@@ -79,6 +79,11 @@ class LiveGame:
     hints: bool = False
     since: float = field(default_factory=time.monotonic)
     _snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
+    #: The click paths of the latest board drawn, by move number (they mark the next board's
+    #: last move without working them out again).
+    click_paths: dict[int, dict[str, list[str]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def from_row(cls, row: GameRow, previous: LiveGame | None = None) -> LiveGame:
@@ -292,29 +297,30 @@ def seat_spec(seat: SeatRow) -> str:
     return seat.agent if seat.kind == COMPUTER and seat.agent else seat.kind
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Snapshot:
     """A game's JSON at one version, serialised once and sent to everyone who asks.
+
+    The board (SVG, dice, click paths) is drawn only when someone needs it: a WebSocket
+    subscriber, a page, ``GET .../board``; API clients that only play get the game alone.
 
     Attributes:
         version: The game's version.
         game: `LiveGame.to_dict` as JSON text.
-        board: The board now (`ludoteca.web.service.GameService.board`) as JSON text.
+        board: The board now (`ludoteca.web.service.GameService.board`) as JSON text, once drawn.
     """
 
     version: int
     game: str
-    board: str
+    board: str | None = None
 
-    @property
-    def message(self) -> str:
+    def message(self, board: str) -> str:
         """The WebSocket message: ``{"type": "state", "game": ..., "board": ...}``."""
-        return f'{{"type":"state","game":{self.game},"board":{self.board}}}'
+        return f'{{"type":"state","game":{self.game},"board":{board}}}'
 
-    @property
-    def reply(self) -> str:
-        """The answer to a change (move, undo, resign): the game with its ``board`` added."""
-        return f'{self.game[:-1]},"board":{self.board}}}'
+    def reply(self, board: str | None) -> str:
+        """The answer to a change: the game, with its ``board`` added when given."""
+        return self.game if board is None else f'{self.game[:-1]},"board":{board}}}'
 
 
 def to_json(value: object) -> str:

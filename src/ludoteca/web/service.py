@@ -230,16 +230,23 @@ class GameService:
         }
 
     def snapshot(self, live: LiveGame) -> Snapshot:
-        """The game and its board now, serialised once per version."""
+        """The game now, serialised once per version."""
         cached = live._snapshot
         if cached is None or cached.version != live.version:
-            cached = Snapshot(
-                version=live.version,
-                game=to_json(live.to_dict()),
-                board=to_json(self.board(live)),
-            )
+            cached = Snapshot(version=live.version, game=to_json(live.to_dict()))
             live._snapshot = cached
         return cached
+
+    def board_json(self, live: LiveGame) -> str:
+        """The board now, drawn and serialised once per version."""
+        snapshot = self.snapshot(live)
+        if snapshot.board is None:
+            snapshot.board = to_json(self.board(live))
+        return snapshot.board
+
+    def message(self, live: LiveGame) -> str:
+        """The WebSocket message for the game now (game and board)."""
+        return self.snapshot(live).message(self.board_json(live))
 
     def board(self, live: LiveGame, at: int | None = None) -> dict[str, Any]:
         """The board after ``at`` moves (default: now), the last move highlighted."""
@@ -260,7 +267,10 @@ class GameService:
             last_move=last,
             status=status,
             with_clicks=is_now and live.human_to_move,
+            previous_paths=live.click_paths.get(ply - 1),
         )
+        if is_now and live.human_to_move:
+            live.click_paths = {ply: board.click_paths}  # the next board's last-move path
         return {"ply": ply, "last_move": last, **board.to_dict()}
 
     # -- changing ----------------------------------------------------------------------------
@@ -558,7 +568,7 @@ class GameService:
         queues = self._subscribers.get(live.id)
         if not queues:
             return
-        message = self.snapshot(live).message
+        message = self.message(live)
         for queue in queues:
             queue.put_nowait(message)
 

@@ -14,6 +14,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Collection
+from functools import lru_cache
 from html import escape
 
 from ludoteca.core.view import Die, Drawing, Mark, Piece, Region
@@ -71,6 +72,9 @@ def render_svg(
     return "".join(parts)
 
 
+# The parts are pure functions of frozen values, and most of a board is the same from one move
+# to the next: each part's markup is kept, so a move redraws only what changed.
+@lru_cache(maxsize=20_000)
 def _region(region: Region, interactive: bool, is_last: bool) -> str:
     classes = f"region region-{_css(region.style)}" + (" last-move" if is_last else "")
     if region.shape == "circle":
@@ -91,6 +95,7 @@ def _region(region: Region, interactive: bool, is_last: bool) -> str:
     return f"<g {attributes}><title>{label}</title>{shape}</g>"
 
 
+@lru_cache(maxsize=5_000)
 def _mark(mark: Mark) -> str:
     classes = f"mark mark-{_css(mark.style)}"
     if mark.kind == "line":
@@ -128,6 +133,7 @@ def _stack(region: Region, pieces: list[Piece]) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=20_000)
 def _piece(piece: Piece, cx: float, cy: float, size: float) -> str:
     owner = "neutral" if piece.owner is None else str(piece.owner)
     classes = f"piece piece-{_css(piece.style)} owner-{owner} shape-{_css(piece.shape)}"

@@ -193,9 +193,9 @@ def test_default_options() -> None:
         ({"layout": "OOO/XX/OQO/XS/OXO/OO"}, "(S square, X cross, O circle)"),
         ({"first": 2}, "accepted: one of 0, 1, random"),
         ({"first": "blue"}, "accepted: one of 0, 1, random"),
-        ({"max_plies": 0}, "accepted: an integer >= 1"),
-        ({"max_plies": None}, "accepted: an integer >= 1"),
-        ({"max_plies": "many"}, "accepted: an integer >= 1"),
+        ({"max_plies": 0}, "accepted: an integer from 1 to 1000000"),
+        ({"max_plies": None}, "accepted: an integer from 1 to 1000000"),
+        ({"max_plies": "many"}, "accepted: an integer from 1 to 1000000"),
         ({"colour": "blue"}, "accepted options: size, layout, first, max_plies"),
     ],
 )

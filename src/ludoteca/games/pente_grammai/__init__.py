@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.options import OptionSpec
+from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.pente_grammai import kernels as k
 from ludoteca.games.pente_grammai.state import (
     PenteGrammaiMove,
@@ -112,6 +112,7 @@ class PenteGrammaiGame(KernelGame):
             "Engine safeguard: a game without a result after this many plies (die rolls "
             "included) is a draw.",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
         ),
     )
 

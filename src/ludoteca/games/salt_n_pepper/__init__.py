@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
-from ludoteca.core.options import OptionSpec
+from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salt_n_pepper import kernels as k
 from ludoteca.games.salt_n_pepper.state import SaltNPepperMove, SaltNPepperState
 from ludoteca.games.salt_n_pepper.text import build_cells, parse_cells, start_squares
@@ -96,6 +96,7 @@ class SaltNPepperGame(KernelGame):
             2_000,
             "Engine safeguard: a game without a result after this many plies is a draw.",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
         ),
     )
 

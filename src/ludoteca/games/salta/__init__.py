@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.options import OptionSpec
+from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salta import kernels as k
 from ludoteca.games.salta.state import SaltaMove, SaltaState, parse_position
 
@@ -98,6 +98,7 @@ class SaltaGame(KernelGame):
             120,
             "Moves per player before the 120-move rule starts the scoring phase (none: no limit).",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
             allow_none=True,
         ),
         OptionSpec(
@@ -113,12 +114,14 @@ class SaltaGame(KernelGame):
             "Engine safeguard: moves per player in the played scoring phase before the remaining "
             "distance is added to the count.",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
         ),
         OptionSpec(
             "max_plies",
             10_000,
             "Engine safeguard: a game without a result after this many plies is a draw.",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
         ),
     )
 

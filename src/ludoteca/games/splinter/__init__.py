@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
-from ludoteca.core.options import OptionSpec
+from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.splinter import kernels as k
 from ludoteca.games.splinter.layout import (
     DEFAULT_LAYOUT,
@@ -107,6 +107,7 @@ class SplinterGame(KernelGame):
             1_000,
             "Engine safeguard: a game without a result after this many turns is a tie.",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
         ),
     )
 

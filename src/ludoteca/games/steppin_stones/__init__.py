@@ -55,7 +55,7 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.options import OptionSpec
+from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
 from ludoteca.games.steppin_stones.layout import Layout, layout
@@ -104,6 +104,7 @@ class SteppinStonesGame(KernelGame):
             500,
             "Engine safeguard: the game is lost when this many turns pass without a result.",
             minimum=1,
+            maximum=OPTION_MAXIMUM,
         ),
     )
 

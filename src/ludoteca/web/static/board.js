@@ -254,7 +254,7 @@ async function play(text) {
   }
   try {
     showChange(
-      await api(`/api/games/${page.id}/moves`, {
+      await api(`/api/games/${page.id}/moves?board=true`, {
         method: "POST",
         body: JSON.stringify({ move: text, token, ply: game.ply }),
       }),
@@ -297,7 +297,7 @@ $("undo").addEventListener("click", async () => {
   const token = Object.values(page.tokens)[0];
   try {
     showChange(
-      await api(`/api/games/${page.id}/undo`, {
+      await api(`/api/games/${page.id}/undo?board=true`, {
         method: "POST",
         body: JSON.stringify({ token }),
       }),
@@ -314,7 +314,7 @@ $("resign").addEventListener("click", async () => {
   const token = tokenFor(game.to_move) || Object.values(page.tokens)[0];
   try {
     showChange(
-      await api(`/api/games/${page.id}/resign`, {
+      await api(`/api/games/${page.id}/resign?board=true`, {
         method: "POST",
         body: JSON.stringify({ token }),
       }),
