@@ -8,14 +8,20 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ludoteca.web.app import create_app
+from ludoteca.web.app import ServerSettings, create_app
 
 POSTGRES = os.environ.get("LUDOTECA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
+#: The test client's server: no rate limits (the tests create games quickly; the limits have
+#: tests of their own).
+UNLIMITED = ServerSettings(game_rate=0, hint_rate=0)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3", seed=3)) as test_client:
+    app = create_app(tmp_path / "games.sqlite3", seed=3, settings=UNLIMITED)
+    with TestClient(app) as test_client:
         yield test_client
 
 

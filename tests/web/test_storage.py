@@ -98,7 +98,8 @@ def test_of_two_concurrent_writers_on_one_version_exactly_one_wins(
             outcomes.append("refused")
 
     threads = [
-        threading.Thread(target=write, args=(s, t)) for s, t in zip(stores, ["c3-d4", "a3-b4"])
+        threading.Thread(target=write, args=(s, t))
+        for s, t in zip(stores, ["c3-d4", "a3-b4"], strict=True)
     ]
     for thread in threads:
         thread.start()

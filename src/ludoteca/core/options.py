@@ -94,6 +94,8 @@ class OptionSpec:
             raise self._refuse(value)
         if isinstance(value, int):
             return value
+        if isinstance(value, float) and value.is_integer():  # JSON's 1e3 is a whole number
+            return int(value)
         if isinstance(value, str):
             text = value.strip()
             if self.choices is not None and text in self.choices:

@@ -25,7 +25,9 @@ from ludoteca.web.guards import RateLimiter
 from ludoteca.web.live import LiveGame, to_json
 from ludoteca.web.service import PER_PAGE, GameService
 
-OptionInput = Annotated[str, Field(max_length=100)] | int | bool | None
+# A float too: a huge or fractional number then reaches the option's own check, which names
+# the accepted values.
+OptionInput = Annotated[str, Field(max_length=100)] | int | float | bool | None
 MAX_MOVE_TEXT = 200
 MAX_TOKEN_TEXT = 200
 

@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 import ludoteca
 from ludoteca.core.errors import LudotecaError
@@ -225,12 +226,25 @@ async def _http_exception(request: Request, error: Exception) -> Response:
     message = str(error.detail)
     if error.status_code == 404:
         message = f"there is no page {request.url.path!r}"
-    elif error.status_code == 405:
-        allowed = (error.headers or {}).get("Allow", "")
-        message = f"{request.method} is not allowed on {request.url.path}" + (
-            f"; allowed: {allowed}" if allowed else ""
+    headers = dict(error.headers or {})
+    if error.status_code == 405:
+        allowed = _allowed_methods(request)
+        headers["Allow"] = ", ".join(allowed)
+        message = f"{request.method} is not allowed on {request.url.path}; allowed: " + (
+            ", ".join(allowed)
         )
-    return _answer(request, error.status_code, message, dict(error.headers or {}))
+    return _answer(request, error.status_code, message, headers)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers on this path (the router names only the first route's)."""
+    allowed: set[str] = set()
+    for route in (*api.router.routes, *pages.router.routes):
+        match, _ = route.matches(request.scope)  # PARTIAL: the path matches, the method not
+        methods = getattr(route, "methods", None)
+        if match != Match.NONE and methods:
+            allowed.update(methods)
+    return sorted(allowed)
 
 
 async def _unexpected_error(request: Request, error: Exception) -> Response:

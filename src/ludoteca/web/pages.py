@@ -73,21 +73,28 @@ async def board_page(
     if token is not None and (not given or any(live.seat_of_token(t) is None for t in given)):
         return error_page(request, 403, "This link's seat token is not valid for this game.")
     adding = [seat for t in [*legacy, *given] if (seat := live.seat_of_token(t)) is not None]
-    response: Response | None = None
+    fresh = False
     if adding:
         fresh = session is None
         session = session or sessions.new_id()
         await service.add_session_seats(session, game_id, adding)
-        if token is not None:
-            response = RedirectResponse(str(request.url_for("board_page", game_id=game_id)), 303)
-        if fresh:
-            response = response or RedirectResponse(str(request.url), 303)
-            _set_session(response, sessions, session)
-        if legacy:
-            response = response or RedirectResponse(str(request.url), 303)
-            response.delete_cookie(legacy_cookie, path="/")
-        if response is not None:
-            return response
+    if token is not None:  # the address bar must not keep the token: show the plain address
+        response: Response = RedirectResponse(
+            str(request.url_for("board_page", game_id=game_id)), 303
+        )
+    else:
+        response = await _board(request, live, session)
+    if fresh and session is not None:
+        _set_session(response, sessions, session)
+    if legacy:
+        response.delete_cookie(legacy_cookie, path="/")
+    return response
+
+
+async def _board(request: Request, live: LiveGame, session: str | None) -> Response:
+    """The board page for a browser holding ``session``'s seats of the game."""
+    service = _service(request)
+    game_id = live.id
     held = await service.session_seats(session, game_id) if session is not None else []
     seats = {seat: token for seat in held if (token := live.seats[seat].token) is not None}
     page = {
