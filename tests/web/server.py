@@ -11,7 +11,7 @@ from pathlib import Path
 
 import uvicorn
 
-from ludoteca.web.app import create_app
+from ludoteca.web.app import ServerSettings, create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -34,11 +34,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(db: Path, *, port: int | None = None, seed: int = 7) -> Iterator[str]:
-    """Serve a fresh app on ``db``; yield its base URL; stop it (and its threads) after."""
+def running_server(
+    db: Path | str,
+    *,
+    port: int | None = None,
+    seed: int = 7,
+    settings: ServerSettings | None = None,
+) -> Iterator[str]:
+    """Serve a fresh app on ``db`` (a path or a URL); yield its base URL; stop it after.
+
+    Several may run at once on one database, like the processes of ``serve --workers``.
+    """
     port = port or free_port()
+    settings = settings or ServerSettings(game_rate=0, hint_rate=0)
     config = uvicorn.Config(
-        create_app(db, seed=seed),
+        create_app(db, seed=seed, settings=settings),
         host="127.0.0.1",
         port=port,
         log_level="warning",

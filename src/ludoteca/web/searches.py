@@ -12,8 +12,10 @@ So two long level-5 searches never delay a level-1 reply, and a flood of hints n
 computer's move. Within a lane jobs run first come, first served; a game has at most one
 computer move waiting, so no game can take more than its turn. Every job has a hard time limit:
 a worker that overruns it is killed and replaced, and the job fails with `SearchTimeoutError`.
-A full queue refuses at once with `PoolBusyError`. Workers start on first use and load the
-compiled kernels from numba's cache, which the server fills before it accepts requests.
+A full queue refuses at once with `PoolBusyError`. Workers start on first use (``ludoteca serve``
+starts them before it accepts requests) and load every game's compiled kernels from numba's
+cache, which the server fills first. Deep searches and hints run at a lower priority (a higher
+niceness), so on a busy machine they give way to the server and to quick replies.
 """
 
 from __future__ import annotations
@@ -74,16 +76,23 @@ class SearchJob:
 
 @dataclass(frozen=True, slots=True)
 class LaneSize:
-    """A lane's number of worker processes and how many jobs may wait in it."""
+    """A lane's worker processes, how many jobs may wait in it, and their niceness.
+
+    Attributes:
+        workers: Worker processes.
+        queue: Jobs that may wait; one more is refused with `PoolBusyError`.
+        niceness: Added to the workers' niceness: a deep search gives way to the server.
+    """
 
     workers: int
     queue: int
+    niceness: int = 0
 
 
 DEFAULT_LANES = {
-    QUICK: LaneSize(workers=1, queue=256),
-    DEEP: LaneSize(workers=2, queue=256),
-    HINTS: LaneSize(workers=1, queue=8),
+    QUICK: LaneSize(workers=1, queue=256, niceness=2),
+    DEEP: LaneSize(workers=2, queue=256, niceness=10),
+    HINTS: LaneSize(workers=1, queue=8, niceness=10),
 }
 
 
@@ -95,11 +104,16 @@ def lane_of(agent: str) -> str:
 # -- the worker process -------------------------------------------------------------------------
 
 
-def _worker_main(connection: Connection) -> None:
+def _worker_main(connection: Connection, niceness: int) -> None:
     """Answer jobs from ``connection`` until it closes (runs in the worker process)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    if niceness:
+        os.nice(niceness)  # long searches yield the processor to the server and quick replies
     from ludoteca.ai import agent_from_spec, hint
+    from ludoteca.ai.warmup import warm_up
     from ludoteca.core.registry import make
+
+    warm_up()  # load every game's compiled kernels now, not during a player's first move
 
     agents: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
     connection.send(("ready", os.getpid()))
@@ -191,7 +205,7 @@ class SearchPool:
             lane = self._lane(name)
             for index in range(len(lane.workers)):
                 if lane.workers[index] is None:
-                    lane.workers[index] = await self._spawn()
+                    lane.workers[index] = await self._spawn(lane.size.niceness)
 
     async def run(self, lane_name: str, job: SearchJob) -> Any:
         """Run ``job`` in a worker of the lane and return its answer.
@@ -229,7 +243,7 @@ class SearchPool:
                 if worker is None or not worker.process.is_alive():
                     if worker is not None:
                         worker.stop()
-                    worker = lane.workers[index] = await self._spawn()
+                    worker = lane.workers[index] = await self._spawn(lane.size.niceness)
                 answer = await self._ask(worker, job)
             except SearchTimeoutError as error:
                 lane.workers[index] = None
@@ -250,10 +264,10 @@ class SearchPool:
                 else:
                     future.set_exception(SearchFailedError(str(answer[1])))
 
-    async def _spawn(self) -> _Worker:
+    async def _spawn(self, niceness: int) -> _Worker:
         parent, child = self._context.Pipe()
         process = self._context.Process(
-            target=_worker_main, args=(child,), name="ludoteca-search", daemon=True
+            target=_worker_main, args=(child, niceness), name="ludoteca-search", daemon=True
         )
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, process.start)

@@ -493,6 +493,11 @@ class GameService:
                 await self._reload(game_id)
                 continue
             except LudotecaError as error:
+                # A refusal decided on a copy another process has overtaken would be wrong
+                # (not your turn, illegal): refuse only what the stored game refuses.
+                if await self._read(self.store.version, game_id) not in (None, live.version):
+                    await self._reload(game_id)
+                    continue
                 raise http_error(error) from None
             self._changed(live)
             return live
