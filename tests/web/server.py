@@ -57,7 +57,9 @@ def running_server(
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    # Start-up compiles every game's kernels first: seconds with numba's cache, a minute or
+    # more on a fresh clone with an empty cache.
+    deadline = time.monotonic() + 600
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
