@@ -84,6 +84,7 @@ class LiveGame:
     click_paths: dict[int, dict[str, list[str]]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    _move_entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
 
     @classmethod
     def from_row(cls, row: GameRow, previous: LiveGame | None = None) -> LiveGame:
@@ -161,6 +162,24 @@ class LiveGame:
         """Take back every move after the first ``keep``."""
         del self.states[keep + 1 :]
         del self.moves[keep:]
+        del self._move_entries[keep:]
+
+    def _move_list(self) -> list[dict[str, Any]]:
+        """The moves for the API; each entry is made once, as the moves are added."""
+        entries = self._move_entries
+        for number in range(len(entries) + 1, self.ply + 1):
+            mover = self.mover(number)
+            move = self.moves[number - 1]
+            entries.append(
+                {
+                    "number": number,
+                    "text": move.text,
+                    "player": mover,
+                    "player_name": self.player_name(mover),
+                    "is_chance": move.is_chance,
+                }
+            )
+        return list(entries)
 
     # -- who plays ----------------------------------------------------------------------------
 
@@ -264,16 +283,7 @@ class LiveGame:
             "to_move_name": self.player_name(to_move),
             "legal_moves": [] if self.is_over else [m.text for m in self.state.legal_moves()],
             "ply": self.ply,
-            "moves": [
-                {
-                    "number": number,
-                    "text": move.text,
-                    "player": self.mover(number),
-                    "player_name": self.player_name(self.mover(number)),
-                    "is_chance": move.is_chance,
-                }
-                for number, move in enumerate(self.moves, start=1)
-            ],
+            "moves": self._move_list(),
             "outcome": None
             if result is None
             else {

@@ -47,6 +47,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -125,6 +126,35 @@ settings_table = Table(
     Column("name", String, primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+
+# The statements of every move, built once (building them is a good part of a write's cost).
+_GAME_AT_VERSION = (games_table.c.id == bindparam("game_id")) & (
+    games_table.c.version == bindparam("based_on")
+)
+_BUMP_MOVES = (
+    update(games_table)
+    .where(_GAME_AT_VERSION)
+    .values(
+        version=bindparam("based_on") + 1,
+        updated=bindparam("updated"),
+        move_count=bindparam("move_count"),
+        result=bindparam("result"),
+    )
+)
+_BUMP_RESIGNED = (
+    update(games_table)
+    .where(_GAME_AT_VERSION)
+    .values(
+        version=bindparam("based_on") + 1,
+        updated=bindparam("updated"),
+        resigned=bindparam("resigned"),
+        result=bindparam("result"),
+    )
+)
+_INSERT_MOVE = insert(moves_table)
+_ANNOUNCE_EVENT = insert(events_table)
+_ANNOUNCE_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
 
 
 class StorageError(LudotecaError):
@@ -357,13 +387,11 @@ class GameStore:
 
     def _announce(self, db: Connection, game_id: str, version: int) -> None:
         if self.is_sqlite:
-            event_row = {"game_id": game_id, "version": version, "at": time.time()}
-            db.execute(insert(events_table).values(**event_row))
-        else:
             db.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": NOTIFY_CHANNEL, "payload": f"{game_id} {version}"},
+                _ANNOUNCE_EVENT, {"game_id": game_id, "version": version, "at": time.time()}
             )
+        else:
+            db.execute(_ANNOUNCE_NOTIFY, {"payload": f"{game_id} {version}"})
 
     def _bump(
         self,
@@ -372,13 +400,15 @@ class GameStore:
         based_on: int,
         **values: Any,
     ) -> Written:
-        """Move the game from version ``based_on`` to the next; refuse if it has moved on."""
+        """Move the game from version ``based_on`` to the next; refuse if it has moved on.
+
+        ``values`` are the other columns to set: ``move_count`` and ``result``, or
+        ``resigned`` and ``result``.
+        """
         stamp = now_stamp()
-        changed = db.execute(
-            update(games_table)
-            .where(games_table.c.id == game_id, games_table.c.version == based_on)
-            .values(version=based_on + 1, updated=stamp, **values)
-        ).rowcount
+        statement = _BUMP_RESIGNED if "resigned" in values else _BUMP_MOVES
+        parameters = {"game_id": game_id, "based_on": based_on, "updated": stamp, **values}
+        changed = db.execute(statement, parameters).rowcount
         if changed != 1:
             current = db.execute(
                 select(games_table.c.version).where(games_table.c.id == game_id)
@@ -484,7 +514,7 @@ class GameStore:
                 db, game_id, based_on, move_count=first - 1 + len(texts), result=result
             )
             db.execute(
-                insert(moves_table),
+                _INSERT_MOVE,
                 [
                     {"game_id": game_id, "number": first + i, "text": t, "played": written.updated}
                     for i, t in enumerate(texts)
