@@ -443,11 +443,8 @@ class LoadTest:
             self.report.update(ended=ended, cpu_ended=time.process_time())
             await self._watch_grace()
             self.report.update(
-                watchers_connected=sum(w.connected for w in self.watchers),
-                watchers_saw_last_move=sum(
-                    w.connected and w.track is not None and w.last_ply >= w.track.ply
-                    for w in self.watchers
-                ),
+                watchers_connected=self.watchers_connected(),
+                watchers_saw_last_move=self.watchers_current(),
                 load_average=_load_average(),
             )
             self._stop_watching.set()
@@ -456,6 +453,8 @@ class LoadTest:
             await asyncio.gather(*watcher_tasks, return_exceptions=True)
             await self._check_records()
         finally:
+            # A second Ctrl+C lands here: what is still in flight is abandoned, and said so.
+            measures.cancelled_at_stop = max(measures.cancelled_at_stop, measures.in_flight)
             for task in (*slot_tasks, *watcher_tasks, ticker):
                 task.cancel()
             await asyncio.gather(*slot_tasks, *watcher_tasks, ticker, return_exceptions=True)
@@ -708,13 +707,16 @@ class LoadTest:
 
     async def _receive(self, watcher: Watcher, track: Track, connection: ClientConnection) -> bool:
         lags = self.measures.lags
+        first = True
         async for message in connection:
             seen = time.perf_counter()
             game = json.loads(message)["game"]
             ply: int = game["ply"]
             watcher.last_ply = ply
             times = track.ack_times
-            if ply < len(times):
+            if first:  # the state on connecting, not a push after a move: no lag to measure
+                first = False
+            elif ply < len(times):
                 acknowledged = times[ply]
                 if not math.isnan(acknowledged):
                     lags.append(max(0.0, seen - acknowledged))
@@ -748,15 +750,20 @@ class LoadTest:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._stop_watching.wait(), timeout=BACKOFF_S)
 
+    def watchers_connected(self) -> int:
+        """How many watchers hold a connection (or saw their game to its end)."""
+        return sum(w.connected for w in self.watchers)
+
+    def watchers_current(self) -> int:
+        """How many watchers have received their game's last acknowledged move."""
+        return sum(
+            w.connected and w.track is not None and w.last_ply >= w.track.ply for w in self.watchers
+        )
+
     async def _watch_grace(self) -> None:
         """Give the watchers up to `WATCH_GRACE_S` to receive the last moves."""
         deadline = time.perf_counter() + WATCH_GRACE_S
-        while time.perf_counter() < deadline:
-            if all(
-                w.connected and w.track is not None and w.last_ply >= w.track.ply
-                for w in self.watchers
-            ):
-                return
+        while time.perf_counter() < deadline and self.watchers_current() < len(self.watchers):
             await asyncio.sleep(0.05)
 
     # -- the replay check ------------------------------------------------------------------
@@ -883,12 +890,13 @@ def report_fields(test: LoadTest) -> dict[str, Any]:
         "error_examples": measures.error_examples,
         "conflicts": measures.conflicts,
         "rate_limited": measures.rate_limited,
+        "rate_limited_creation": measures.rate_limited_creation,
         "failovers": measures.failovers,
         "requests_cancelled_at_stop": measures.cancelled_at_stop,
         "games_created": measures.games_created,
         "games_finished": measures.games_finished,
-        "watchers_connected": raw.get("watchers_connected", 0),
-        "watchers_saw_last_move": raw.get("watchers_saw_last_move", 0),
+        "watchers_connected": raw.get("watchers_connected", test.watchers_connected()),
+        "watchers_saw_last_move": raw.get("watchers_saw_last_move", test.watchers_current()),
         "watcher_lag_ms": {
             name: _ms(percentile(lags, fraction))
             for name, fraction in (("p50", 0.5), ("p95", 0.95), ("max", 1.0))
@@ -959,11 +967,6 @@ def print_report(console: Console, fields: dict[str, Any]) -> None:
         console.print(f"error: {escape(example)}")
     for failure in fields["replay_failure_examples"]:
         console.print(f"replay failure: {escape(failure)}")
-    if fields["rate_limited"]:
-        console.print(
-            f"The server answered 429 (rate limited) {fields['rate_limited']:,} times. For a load "
-            "test, start it with its limits raised: ludoteca serve --game-rate 0"
-        )
     console.print(
         "The load client ran on this machine too: its CPU time and the load average are beside "
         "the wall time above."
@@ -989,6 +992,11 @@ def loadtest_command(arguments: argparse.Namespace, console: Console, read_line:
         console.print_json(json.dumps(fields))
     else:
         print_report(console, fields)
+    if fields["rate_limited_creation"]:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"The server limited game creation ({fields['rate_limited_creation']:,} answers 429). "
+            "For a load test, start it with its limits raised: ludoteca serve --game-rate 0"
+        )
     if test.abandoned:
         return 130
     return 0 if fields["errors"] == 0 and fields["replay_failures"] == 0 else 1
