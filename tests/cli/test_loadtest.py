@@ -19,7 +19,7 @@ import pytest
 import uvicorn
 
 from ludoteca.cli import main
-from ludoteca.cli.loadtest import LoadTestError, is_loopback, parse_target
+from ludoteca.cli.loadtest import LoadTest, LoadTestError, Settings, is_loopback, parse_target
 from ludoteca.web.app import create_app
 from tests.support import run
 from tests.web.server import free_port, running_server
@@ -283,3 +283,26 @@ def test_allow_remote_accepts_another_machine_and_keeps_a_path_prefix() -> None:
     assert target.api("/api/games") == "https://192.0.2.1/ludoteca/api/games"
     ipv6 = parse_target("http://[::1]:8000", allow_remote=False)
     assert (ipv6.url, ipv6.ws_url) == ("http://[::1]:8000", "ws://[::1]:8000")
+
+
+def test_watchers_connect_through_another_url_than_the_moves() -> None:
+    urls = ["http://127.0.0.1:8001", "http://127.0.0.2:8002", "http://127.0.0.3:8003"]
+    targets = tuple(parse_target(url, allow_remote=False) for url in urls)
+    settings = Settings(
+        targets=targets,
+        games=3,
+        watchers=6,
+        seconds=1.0,
+        game_ids=("salta",),
+        seats={"salta": 2},
+        seed=0,
+        timeout=5.0,
+    )
+    test = LoadTest(settings, progress=None)
+    for moves in range(3):
+        chosen = {test._watch_target(moves, turn) for turn in range(4)}
+        assert chosen == set(range(3)) - {moves}  # the other two, in turn
+    targets[1].down_until = time.monotonic() + 60  # a stopped process is passed over
+    assert test._watch_target(0, 0) == 2
+    targets[2].down_until = time.monotonic() + 60  # only the moves' process is left
+    assert test._watch_target(0, 0) == 0
