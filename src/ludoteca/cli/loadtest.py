@@ -488,10 +488,13 @@ class LoadTest:
                     return
                 slot.start(track)
                 await self._play(slot, track, rng)
-            except (ValueError, KeyError, TypeError, IndexError) as error:
+            except (ValueError, KeyError, TypeError, IndexError, httpx.HTTPError) as error:
                 # An answer that is not what the API promises: count it, start a new game.
                 self.measures.error("unexpected answer", f"{type(error).__name__}: {error}")
                 await self._pause(BACKOFF_S)
+            except Exception as error:  # a fault of the client itself: said, never hidden
+                self.measures.error("load client failed", f"{type(error).__name__}: {error}")
+                return
 
     async def _create(self, slot: Slot) -> Track | None:
         """Create the slot's next game; ``None`` once the run stops."""
@@ -613,7 +616,13 @@ class LoadTest:
         while not self.stopping:
             target = self._usable(track.target)
             try:
-                response = await slot.client.get(self.targets[target].api(f"/api/games/{track.id}"))
+                measures.in_flight += 1
+                try:
+                    response = await slot.client.get(
+                        self.targets[target].api(f"/api/games/{track.id}")
+                    )
+                finally:
+                    measures.in_flight -= 1
             except httpx.TransportError as error:
                 track.target = self._connection_lost(target, "GET /api/games/{id}", error)
                 await self._pause(BACKOFF_S)
@@ -685,6 +694,10 @@ class LoadTest:
             except (OSError, WebSocketException, ValueError, KeyError, TypeError) as error:
                 watcher.connected = False
                 await self._watch_failed(target, error)
+            except Exception as error:  # a fault of the client itself: said, never hidden
+                watcher.connected = False
+                self.measures.error("load client failed", f"{type(error).__name__}: {error}")
+                return
 
     def _watch_target(self, moves_target: int, turn: int) -> int:
         count = len(self.targets)
