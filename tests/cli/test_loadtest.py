@@ -253,6 +253,27 @@ def test_bad_arguments_are_one_line_and_status_2(
     assert out == ""
 
 
+def _allow_1024_open_files() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 1024))
+
+
+def test_a_load_beyond_the_open_file_limit_is_refused_before_it_starts() -> None:
+    argv = ["loadtest", "http://127.0.0.1:9", "--games", "2000", "--watchers", "100"]
+    process = subprocess.run(
+        [sys.executable, "-m", "ludoteca", *argv],
+        capture_output=True,
+        text=True,
+        preexec_fn=_allow_1024_open_files,
+        timeout=60,
+    )
+    assert process.returncode == 2
+    assert "needs about 2,164 open connections" in process.stderr
+    assert "allows 1,024 open files" in process.stderr
+    assert process.stdout == ""
+
+
 def test_a_count_that_is_not_a_number_is_refused_by_the_parser(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

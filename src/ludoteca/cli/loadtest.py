@@ -187,6 +187,8 @@ def settings_from(arguments: argparse.Namespace) -> Settings:
     if len({target.url for target in targets}) != len(targets):
         raise LoadTestError("each URL must be given once")
     ids = chosen or game_ids()
+    # One connection per slot and URL, one per watcher, the replay check's and a margin.
+    ensure_open_files(arguments.games * len(targets) + arguments.watchers + 64)
     seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(2**32)
     return Settings(
         targets=targets,
@@ -199,6 +201,27 @@ def settings_from(arguments: argparse.Namespace) -> Settings:
         seed=seed,
         timeout=arguments.timeout,
     )
+
+
+def ensure_open_files(needed: int) -> None:
+    """Raise the limit on open files to ``needed`` if it is lower and the system allows it.
+
+    Raises:
+        LoadTestError: The system's hard limit is lower than ``needed``.
+    """
+    try:
+        import resource
+    except ImportError:  # not a Unix: nothing to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise LoadTestError(
+            f"this load needs about {needed:,} open connections, and this system allows "
+            f"{hard:,} open files (ulimit -Hn); ask for fewer games or watchers"
+        )
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
 def parse_target(text: str, *, allow_remote: bool) -> Target:
