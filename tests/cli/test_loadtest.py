@@ -92,7 +92,7 @@ def test_the_table_names_the_figures_and_a_solitaire_has_one_seat(
         argv = ["loadtest", base, "--games", "2", "--watchers", "1", "--seconds", "1.5"]
         status, out, err = run(capsys, [*argv, "--game", "steppin_stones"])
     assert "Traceback" not in out + err
-    assert "Playing 2 games with 1 watchers" in err
+    assert "Playing 2 games with 1 watcher for 1.5 s" in err
     for row in ("moves/s", "move latency p50 / p95 / p99 / max (ms)", "watcher lag", "client CPU"):
         assert row in out
     assert "errors" in out and "games replayed from the saved records" in out

@@ -97,8 +97,8 @@ def add_loadtest_parser(commands: Any) -> None:
     parser.add_argument(
         "--watchers",
         type=int,
-        default=0,
-        help=f"WebSocket watchers (default 0, at most {MAX_WATCHERS:,})",
+        default=5,
+        help=f"WebSocket watchers (default 5, at most {MAX_WATCHERS:,})",
     )
     parser.add_argument(
         "--seconds",
@@ -878,6 +878,10 @@ def _retry_after(response: httpx.Response) -> float:
     return min(max(seconds, 0.05), MAX_RETRY_AFTER_S) if math.isfinite(seconds) else 1.0
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
 def _short(text: str) -> str:
     return text if len(text) <= 200 else text[:200] + "…"
 
@@ -1022,7 +1026,8 @@ def loadtest_command(arguments: argparse.Namespace, console: Console, read_line:
     progress = None if arguments.json else Console(stderr=True, highlight=False, soft_wrap=True)
     if progress is not None:
         progress.print(
-            f"Playing {settings.games:,} games with {settings.watchers:,} watchers for "
+            f"Playing {_count(settings.games, 'game')} with "
+            f"{_count(settings.watchers, 'watcher')} for "
             f"{settings.seconds:g} s against {', '.join(t.url for t in settings.targets)} "
             f"(seed {settings.seed}). Ctrl+C stops early."
         )
