@@ -661,9 +661,10 @@ class LoadTest:
             mine = track.acked_texts()
             if texts[: len(mine)] != mine:
                 measures.error(
-                    "acknowledged move lost",
-                    f"game {track.id}: acknowledged {len(mine)} moves, the server has "
-                    f"{len(texts)} and they differ",
+                    "acknowledged move missing",
+                    f"game {track.id}: {len(mine)} moves were acknowledged, and "
+                    f"{self.targets[target].url} now reports {len(texts)} that do not start "
+                    "with them",
                 )
             track.target = target
             self._acknowledge(track, game, math.nan)
