@@ -110,15 +110,16 @@ def test_a_killed_process_is_a_failover_and_no_acknowledged_move_is_lost(
         # No watchers: a watcher on the second server would make it cache the game, and
         # today's server answers from that stale copy after the failover (issue 13), which
         # the load test reports as acknowledged moves missing.
-        argv = ["loadtest", doomed, second, "--games", "4", "--watchers", "0", "--seconds", "3"]
+        argv = ["loadtest", doomed, second, "--games", "4", "--watchers", "0", "--seconds", "4"]
         argv.append("--json")
         runner = threading.Thread(target=lambda: outcome.append(main(argv)))
         runner.start()
-        time.sleep(1.2)
+        time.sleep(1.0)
         first.close()  # the first server stops; its listening socket is gone
+        assert runner.is_alive(), "the run ended before the server stopped"
         runner.join(timeout=30)
     report = json.loads(capsys.readouterr().out)
-    assert report["failovers"] > 0
+    assert report["failovers"] > 0, report
     assert report["errors"] == 0, report["error_examples"]
     assert report["moves"] > 0
     assert report["games_replayed"] == report["games_created"]
