@@ -577,9 +577,8 @@ class LoadTest:
                 measures.error("unexpected answer", f"game {track.id}: no person to move")
                 track.over = True  # leave it (the replay check still checks it)
                 return
-            body = json.dumps(
-                {"move": rng.choice(legal), "token": track.tokens[seat], "ply": state["ply"]}
-            ).encode()
+            move: str = rng.choice(legal)
+            body = json.dumps({"move": move, "token": track.tokens[seat], "ply": state["ply"]})
             sent = time.perf_counter()
             try:
                 measures.in_flight += 1
@@ -597,7 +596,9 @@ class LoadTest:
                 answered = time.perf_counter()
                 measures.latencies.append(answered - sent)
                 measures.moves += 1
-                self._acknowledge(track, json.loads(response.content), answered)
+                game = json.loads(response.content)
+                self._check_reply(track, game, state["ply"], move)
+                self._acknowledge(track, game, answered)
             elif status == 409:
                 measures.conflicts += 1
                 await self._resync(slot, track)
@@ -611,6 +612,15 @@ class LoadTest:
                 await self._pause(BACKOFF_S)
                 await self._resync(slot, track)
         slot.target = track.target
+
+    def _check_reply(self, track: Track, game: dict[str, Any], ply: int, move: str) -> None:
+        """Check that the answer to a move holds it where it was played (one look, not a scan)."""
+        moves = game["moves"]
+        if len(moves) <= ply or moves[ply]["text"] != move:
+            self.measures.error(
+                "acknowledged move missing",
+                f"game {track.id}: the answer to move {ply + 1} ({move}) does not hold it there",
+            )
 
     def _acknowledge(self, track: Track, game: dict[str, Any], when: float) -> None:
         """Take the server's answer as the game's state; note when its ply was acknowledged."""
