@@ -161,7 +161,9 @@ def limiting_creation(app: ASGIApp) -> ASGIApp:
 def serving(app: ASGIApp) -> Iterator[str]:
     """A real uvicorn server for ``app`` in a thread; its base URL."""
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
