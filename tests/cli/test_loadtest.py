@@ -107,10 +107,7 @@ def test_a_killed_process_is_a_failover_and_no_acknowledged_move_is_lost(
     outcome: list[int] = []
     with ExitStack() as first, running_server(db) as second:
         doomed = first.enter_context(running_server(db))
-        # No watchers: a watcher on the second server would make it cache the game, and
-        # today's server answers from that stale copy after the failover (issue 13), which
-        # the load test reports as acknowledged moves missing.
-        argv = ["loadtest", doomed, second, "--games", "4", "--watchers", "0", "--seconds", "4"]
+        argv = ["loadtest", doomed, second, "--games", "4", "--watchers", "4", "--seconds", "4"]
         argv.append("--json")
         runner = threading.Thread(target=lambda: outcome.append(main(argv)))
         runner.start()
@@ -124,6 +121,21 @@ def test_a_killed_process_is_a_failover_and_no_acknowledged_move_is_lost(
     assert report["moves"] > 0
     assert report["games_replayed"] == report["games_created"]
     assert outcome == [0]
+
+
+def test_watchers_on_one_process_see_the_moves_made_through_another(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    with running_server(db) as first, running_server(db) as second:
+        status, report = loadtest_json(
+            capsys, first, second, "--games", "4", "--watchers", "4", "--seconds", "2"
+        )
+    assert report["errors"] == 0, report["error_examples"]
+    assert report["games_replayed"] == report["games_created"]
+    assert report["watchers_saw_last_move"] == 4
+    assert report["watcher_lag_ms"]["max"] is not None
+    assert status == 0
 
 
 def test_a_server_that_does_not_answer_is_counted_as_errors(
