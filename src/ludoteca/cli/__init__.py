@@ -18,6 +18,7 @@ from rich.table import Table
 from ludoteca.ai import AGENT_SPECS, agent_from_spec
 from ludoteca.analysis.bench import bench_game, machine_info
 from ludoteca.cli.arena import add_arena_command, run_arena
+from ludoteca.cli.loadtest import add_loadtest_parser
 from ludoteca.cli.play import PlaySession, ReadLine, Seat, pick_game
 from ludoteca.cli.replay import run_replay
 from ludoteca.cli.serve import add_serve_parser
@@ -110,6 +111,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _option_argument(add_arena_command(commands, _arena))
     add_serve_parser(commands)
+    add_loadtest_parser(commands)
     return parser
 
 
