@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 import ludoteca
+from ludoteca.web.app import ServerSettings
 from ludoteca.web.searches import (
     DEEP,
     QUICK,
@@ -28,7 +29,6 @@ from ludoteca.web.searches import (
     SearchPool,
     SearchTimeoutError,
 )
-from ludoteca.web.app import ServerSettings
 from tests.web.server import free_port, running_server
 
 

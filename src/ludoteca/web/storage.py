@@ -387,9 +387,7 @@ class GameStore:
 
     def _announce(self, db: Connection, game_id: str, version: int) -> None:
         if self.is_sqlite:
-            db.execute(
-                _ANNOUNCE_EVENT, {"game_id": game_id, "version": version, "at": time.time()}
-            )
+            db.execute(_ANNOUNCE_EVENT, {"game_id": game_id, "version": version, "at": time.time()})
         else:
             db.execute(_ANNOUNCE_NOTIFY, {"payload": f"{game_id} {version}"})
 

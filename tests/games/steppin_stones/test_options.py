@@ -152,7 +152,7 @@ def test_max_turns_is_500_by_default() -> None:
         ({"stones": "lowest"}, "one of any, highest"),
         ({"aces": 3}, "one of 0, 2, 4"),
         ({"large_board": "yes"}, "true or false"),
-        ({"max_turns": 0}, "an integer >= 1"),
+        ({"max_turns": 0}, "an integer from 1 to 1000000"),
     ],
 )
 def test_bad_option_values_are_refused_with_the_accepted_ones(
