@@ -78,6 +78,24 @@ def test_a_stale_process_plays_on_the_stored_game_not_its_copy(database: str) ->
     asyncio.run(scenario())
 
 
+def test_a_read_on_a_stale_process_answers_the_stored_game(database: str) -> None:
+    async def scenario() -> None:
+        first, stale = _service(database), _service(database)
+        try:
+            created = await first.create("salta", options={}, seats=["human", "human"])
+            game_id = created.live.id
+            assert (await stale.get(game_id)).ply == 0
+            await first.play(game_id, "c3-d4", created.tokens[0])
+            assert (await stale.get(game_id)).ply == 0  # its copy, not yet told
+            assert (await stale.current(game_id)).ply == 1  # what a read answers
+        finally:
+            for service in (first, stale):
+                await service.close()
+                service.store.close()
+
+    asyncio.run(scenario())
+
+
 def _create(base: str, seats: list[str]) -> dict[str, Any]:
     response = httpx.post(f"{base}/api/games", json={"game": "salta", "seats": seats})
     assert response.status_code == 201, response.text

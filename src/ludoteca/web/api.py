@@ -220,7 +220,7 @@ def _num_players(game_id: str) -> int:
 async def get_game(game_id: str, request: Request) -> Response:
     """The game's options, position text, player to move, legal moves, moves and outcome."""
     service = service_of(request)
-    return json_reply(service.snapshot(await service.get(game_id)).game)
+    return json_reply(service.snapshot(await service.current(game_id)).game)
 
 
 @router.get(
@@ -238,7 +238,7 @@ async def get_board(
 ) -> Response:
     """The SVG board, status, dice and click paths, now or after ``at`` moves (replay)."""
     service = service_of(request)
-    live = await service.get(game_id)
+    live = await service.current(game_id)
     if at is None or at == live.ply:
         return json_reply(service.board_json(live))
     return json_reply(to_json(service.board(live, at)))
@@ -314,7 +314,7 @@ async def hint_by_query(
 )
 async def download(game_id: str, request: Request) -> Response:
     """The game as a Ludoteca saved game (JSON; ``ludoteca play --load`` continues it)."""
-    live = await service_of(request).get(game_id)
+    live = await service_of(request).current(game_id)
     return Response(
         live.record().to_json(),
         media_type="application/json",
@@ -330,7 +330,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
     """Send the game's state at once and after every change, until the client leaves."""
     service = service_of(websocket)
     try:
-        live = await service.get(game_id)
+        live = await service.current(game_id)
     except LudotecaError as error:
         await websocket.close(code=4404, reason=str(error)[:120])
         return

@@ -64,7 +64,7 @@ async def board_page(
 ) -> Response:
     """A game's board; ``?token=`` adds seats to this browser's session and redirects."""
     service = _service(request)
-    live = await service.get(game_id)
+    live = await service.current(game_id)
     sessions: Sessions = request.app.state.sessions
     session = sessions.read(request.cookies.get(SESSION_COOKIE))
     legacy_cookie = LEGACY_COOKIE_PREFIX + game_id

@@ -166,6 +166,21 @@ class GameService:
             return live
         return await self._load(game_id)
 
+    async def current(self, game_id: str) -> LiveGame:
+        """The game as stored now: like `get`, but a copy another process overtook is reloaded.
+
+        Reads (the game, its board, its record, a watcher's first state) ask the database for
+        the version, since the change feed may not have brought the news yet.
+
+        Raises:
+            NotFoundError: No game has this id.
+        """
+        live = await self.get(game_id)
+        stored = await self._read(self.store.version, game_id)
+        if stored is not None and stored != live.version:
+            live = await self._load(game_id)
+        return live
+
     async def _load(self, game_id: str) -> LiveGame:
         if len(game_id) > 64:
             raise NotFoundError(f"there is no game {game_id[:64]!r}…")
