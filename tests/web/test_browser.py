@@ -119,6 +119,21 @@ def test_play_by_clicking_refuse_a_typed_move_and_resign(
     assert state_of(base, game_id_)["outcome"]["resigned"] == 0
 
 
+def test_a_move_is_one_round_trip(page: Page, base: str) -> None:
+    """The page redraws from the move's answer (or the push): no second request per move."""
+    created = create(base, "salta", ["human", "human"])
+    open_board(page, created["url"])
+    wait_for_my_turn(page, base, created["id"])
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(f"{request.method} {request.url}"))
+    played = click_move(page, base, created["id"])
+    expect(page.locator("#moves")).to_contain_text(played)
+    expect(page.locator("#role")).to_contain_text("Red")
+    api = [r for r in requests if "/api/" in r]
+    assert len(api) == 1 and api[0].startswith("POST ") and "/moves?board=true" in api[0], api
+    expect(page.locator("#board .region.last-move")).to_have_count(2)
+
+
 def test_a_new_game_from_the_lobby_form(page: Page, base: str) -> None:
     page.goto(base + "/")
     card = page.locator("#game-splinter")
