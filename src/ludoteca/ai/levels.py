@@ -167,6 +167,7 @@ class BlunderingAgent(Agent):
         if not 0.0 <= rate <= 1.0:
             raise AgentError(f"a blunder rate is between 0 and 1; got {rate}")
         self.inner = inner
+        self.game = inner.game
         self.rate = rate
         self.name = inner.name
         self._rng = random.Random(seed)
