@@ -37,6 +37,22 @@ from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import Outcome
 from ludoteca.core.registry import make
 
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "READABLE_VERSIONS",
+    "Agreed",
+    "GameRecord",
+    "SaveError",
+    "create",
+    "from_dict",
+    "is_saved_game",
+    "load",
+    "loads",
+    "save",
+    "write_atomically",
+]
+
 FORMAT = "ludoteca-game"
 FORMAT_VERSION = 2
 #: The versions `load` reads: version 1 has no ``ending`` field.
