@@ -1,5 +1,7 @@
-"""Where Ludoteca keeps the user's data: ``$XDG_DATA_HOME/ludoteca`` (default
-``~/.local/share/ludoteca``), shared by the web server's database and the terminal's autosaves.
+"""Where Ludoteca keeps the user's data.
+
+The folder is ``$XDG_DATA_HOME/ludoteca`` (default ``~/.local/share/ludoteca``), shared by the
+web server's database and the terminal's autosaves.
 """
 
 from __future__ import annotations

@@ -404,9 +404,10 @@ def _ending_of(ending: Any) -> tuple[int | None, Agreed | None]:
     if kind == "resigned":
         if isinstance(value, int) and not isinstance(value, bool):
             return value, None
-    elif kind == "agreed":
-        if value == "draw" or (isinstance(value, int) and not isinstance(value, bool)):
-            return None, value
+    elif kind == "agreed" and (
+        value == "draw" or (isinstance(value, int) and not isinstance(value, bool))
+    ):
+        return None, value
     raise InvalidRecordError(f"ending must be {accepted}; got {ending!r}")
 
 
@@ -429,15 +430,18 @@ def _check_ending(
         or not 0 <= resigned < game.num_players
     ):
         raise InvalidRecordError(f"resigned names a player: {seats}; got {resigned!r}")
-    if agreed is not None and agreed != "draw":
-        if (
+    if (
+        agreed is not None
+        and agreed != "draw"
+        and (
             isinstance(agreed, bool)
             or not isinstance(agreed, int)
             or not (0 <= agreed < game.num_players)
-        ):
-            raise InvalidRecordError(
-                f'agreed is the winning player ({seats}) or "draw"; got {agreed!r}'
-            )
+        )
+    ):
+        raise InvalidRecordError(
+            f'agreed is the winning player ({seats}) or "draw"; got {agreed!r}'
+        )
     if agreed is not None and game.num_players == 1:
         raise InvalidRecordError("a solitaire has nobody to agree with; resign instead")
 

@@ -21,8 +21,8 @@ empty path (``pass``, ``end``, a resignation) is offered as a button only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from ludoteca.core.grids import FILE_LETTERS
@@ -210,7 +210,7 @@ def join_marked(
     next to the run (so the row keeps its width and columns), e.g. with one space:
     ``" .[O X]. "`` for cells ``.``, ``O``, ``X``, ``.`` with the middle two marked.
     """
-    opening, closing = brackets
+    opening, closing = brackets[0], brackets[1]
     gaps = [separator] * (len(cells) + 1)  # gaps[i] comes before cells[i]
     for index, is_marked in enumerate(marked):
         if not is_marked:

@@ -206,7 +206,8 @@ class SaltaState(ArrayState):
         df = abs(destination % 10 - origin % 10)
         dr = destination // 10 - origin // 10
         if df != distance or abs(dr) != distance:
-            return f"{text}: a {kind} goes exactly {distance} square(s) diagonally"
+            squares = "square" if distance == 1 else "squares"
+            return f"{text}: a {kind} goes exactly {distance} {squares} diagonally"
         if is_jump and self.in_scoring_phase:
             return f"{text}: there are no jumps in the scoring phase"
         if is_jump and (dr > 0) != (side == k.GREEN):

@@ -287,10 +287,10 @@ class SplinterState(ArrayState):
         """The terminal's compact board (see `ludoteca.games.splinter.view.board_text`)."""
         game = self.game
         lines = board_diagram(self._cells, game.width, game.height, marked=marked)
-        counts = [
-            f"{SIDE_NAMES[side]} {' '.join(f'{n}{letter}' for n, letter in zip(self.counts(side), letters, strict=True))}"
-            for side, letters in ((k.BLUE, "SXO"), (k.RED, "sxo"))
-        ]
+        counts = []
+        for side, letters in ((k.BLUE, "SXO"), (k.RED, "sxo")):
+            numbers = zip(self.counts(side), letters, strict=True)
+            counts.append(f"{SIDE_NAMES[side]} " + " ".join(f"{n}{kind}" for n, kind in numbers))
         lines.append("Pieces: " + " · ".join(counts) + " (S square, X cross, O circle)")
         record = self.no_return
         if record is not None and not self.is_over:

@@ -42,8 +42,11 @@ PIECE_LETTERS: Final = "SXOsxo"  # as in `SplinterState.pieces`
 
 
 def board_text(state: SplinterState, *, marked: Collection[str] = frozenset()) -> str:
-    """The terminal's board: the squares in ``marked`` bracketed, the pieces left counted on one
-    line, the no-return rule and the status (22 lines on the default board)."""
+    """The terminal's board, 22 lines on the default board.
+
+    The squares in ``marked`` are bracketed; the pieces left are counted on one line, then come
+    the no-return rule and the status.
+    """
     return state.board_text(marked)
 
 

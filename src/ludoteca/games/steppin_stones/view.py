@@ -54,9 +54,12 @@ def render(state: SteppinStonesState) -> str:
 
 
 def board_text(state: SteppinStonesState, *, marked: Collection[str] = frozenset()) -> str:
-    """The terminal's board: the spaces in ``marked`` in angle brackets, a short key, one line
+    """The terminal's board: at most 21 lines on the standard board.
+
+    The spaces in ``marked`` are in angle brackets; under the board come a short key, one line
     per suit, and the dice in a few lines (each die's uses cut to one line; ``moves`` lists
-    them all)."""
+    them all).
+    """
     lines = board_lines(state, marked=marked)
     lines.append(SHORT_KEY)
     lines += suit_lines(state)
