@@ -76,11 +76,13 @@ def saved_games() -> list[SavedGame]:
         return []
     for path in folder.glob("*.json"):
         try:
-            found.append(SavedGame(path, records.load(path)))
-        except LudotecaError:
-            continue  # written by another version, or damaged: left for the person to look at
-    found.sort(key=lambda saved: saved.record.updated, reverse=True)
-    return found
+            saved = SavedGame(path, records.load(path))
+            written = path.stat().st_mtime_ns  # finer than the record's seconds
+        except (LudotecaError, OSError):
+            continue  # written by another version, damaged or gone: left as it is
+        found.append((saved.record.updated, written, saved))
+    found.sort(key=lambda item: item[:2], reverse=True)
+    return [saved for _, _, saved in found]
 
 
 def unfinished_games() -> list[SavedGame]:

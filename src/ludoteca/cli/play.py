@@ -126,6 +126,7 @@ class PlaySession:
         self._marked: frozenset[str] = frozenset()
         self._autosave_error: str | None = None
         self._result_shown = False
+        self._shown_once = False
         for text in moves:
             self.history.append((self.state, self.state.parse_move(text)))
             self.state = self.state.apply(self.history[-1][1])
@@ -164,7 +165,8 @@ class PlaySession:
                 continue
             if self.state.to_move == CHANCE:
                 if self.manual_dice:
-                    self._show_board_if_changed()
+                    if not self._shown_once:  # later rolls fold into the next board's line
+                        self._show_board()
                     if not self._read_and_play(self._rolls.prompt(self.state)):
                         return
                 else:
@@ -177,7 +179,12 @@ class PlaySession:
                 if not any(s.is_human for s in self.seats):
                     self._show_board()
                 continue
-            self._show_board_if_changed()
+            legal = self.state.legal_moves()
+            if len(legal) == 1 and legal[0].text == "pass":  # forced: folded into the line
+                self._play_move(legal[0])
+                continue
+            if self._events or not self._shown_once:
+                self._show_board()
             if not self._read_and_play(f"{self._player_name()} to move> "):
                 return
 
@@ -280,7 +287,9 @@ class PlaySession:
         who = self.game.player_names[player]
         if not seat.is_human:
             who += f" ({seat.spec})"
-        return f"{who} passed" if move.text == "pass" else f"{who} played {move}"
+        if move.text == "pass":
+            return f"{who} passed (no move)" if len(before.legal_moves()) == 1 else f"{who} passed"
+        return f"{who} played {move}"
 
     def _list_moves(self) -> None:
         legal = [move.text for move in self.state.legal_moves()]
@@ -397,12 +406,6 @@ class PlaySession:
 
     # -- output ---------------------------------------------------------------------------
 
-    def _show_board_if_changed(self) -> None:
-        if self._events or not self._shown_once:
-            self._show_board()
-
-    _shown_once = False
-
     def _show_board(self) -> None:
         """The board with the last move marked, then the line of what happened since."""
         self._shown_once = True
@@ -449,12 +452,14 @@ class PlaySession:
                 )
             return
         where = escape(str(self.autosave_path))
+        # Soft wrap keeps the path whole, so that it can be copied from the terminal.
         if self.is_over:
-            self.console.print(f"The game is kept in {where} (ludoteca replay shows it).")
-        else:
             self.console.print(
-                f"The game is autosaved in {where}.\nContinue it with: ludoteca play --resume"
+                f"The game is kept in {where} (ludoteca replay shows it).", soft_wrap=True
             )
+        else:
+            self.console.print(f"The game is autosaved in {where}.", soft_wrap=True)
+            self.console.print("Continue it with: ludoteca play --resume")
 
     def _player(self) -> int:
         to_move = self.state.to_move
