@@ -55,7 +55,15 @@ EXIT_INTERRUPTED = 130
 
 
 class Terminated(KeyboardInterrupt):
-    """Raised by the SIGTERM handler of ``ludoteca play``: ends the session like Ctrl+C."""
+    """Raised by the SIGTERM and SIGHUP handler of ``ludoteca play``: ends it like Ctrl+C.
+
+    Attributes:
+        signal_number: The signal received; the exit status is 128 plus it.
+    """
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
 
 
 @dataclass(frozen=True)
@@ -141,8 +149,8 @@ class PlaySession:
     def run(self) -> int:
         """Play until the game ends or the person leaves; return the exit status.
 
-        Ctrl+C (and SIGTERM, see `Terminated`) anywhere ends the session with the game saved;
-        the status is then `EXIT_INTERRUPTED` (130) or 143 for SIGTERM.
+        Ctrl+C (and SIGTERM or SIGHUP, see `Terminated`) anywhere ends the session with the game
+        saved; the status is then `EXIT_INTERRUPTED` (130), or 128 plus the signal's number.
         """
         self._autosave()
         try:
@@ -151,12 +159,13 @@ class PlaySession:
             self.console.print()  # the ^C is left on the prompt's line
             self.console.print("Interrupted.")
             self._say_where_the_game_is()
-            return 143 if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
+            if isinstance(interrupt, Terminated):
+                return 128 + interrupt.signal_number
+            return EXIT_INTERRUPTED
         self._say_where_the_game_is()
         return EXIT_OK
 
     def _loop(self) -> None:
-        self._show_board()
         while True:
             if self.is_over:
                 self._show_result()

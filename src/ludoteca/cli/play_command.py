@@ -43,6 +43,9 @@ HUMAN = "human"
 #: Seat names in saved games that mean a person (the web writes ``invite`` for a guest).
 PEOPLE = (HUMAN, "invite")
 
+#: Signals that end a session like Ctrl+C: ``kill`` and the terminal window closing.
+HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
 Handler = Callable[[argparse.Namespace, Console, ReadLine], int]
 
 
@@ -291,16 +294,17 @@ def _pick_unfinished(
 
 @contextmanager
 def _sigterm_ends_the_session() -> Iterator[None]:
-    """Turn SIGTERM into `Terminated`, so that the session ends as for Ctrl+C: saved."""
+    """Turn SIGTERM and SIGHUP into `Terminated`: the session ends as for Ctrl+C, saved."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def terminate(signum: int, frame: FrameType | None) -> None:
-        raise Terminated
+    def terminate(signal_number: int, frame: FrameType | None) -> None:
+        raise Terminated(signal_number)
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    previous = {number: signal.signal(number, terminate) for number in HANDLED_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
