@@ -86,3 +86,25 @@ def test_the_last_move_marks_its_origin_and_target(
     assert marked <= regions
     drawn = board_text(after, regions)
     assert drawn != board_text(after)  # the marks show
+
+
+def test_salta_counts_down_to_the_120_move_rule() -> None:
+    state = ludoteca.make("salta", move_limit=3, scoring="simplified").initial_state()
+    assert board_text(state).endswith("Moves left before the 3-move rule: Green 3, Red 3.")
+    state = state.apply("c3-d4")
+    assert board_text(state).endswith("Moves left before the 3-move rule: Green 2, Red 3.")
+    unlimited = ludoteca.make("salta", move_limit=None).initial_state()
+    assert "Moves left" not in board_text(unlimited)
+
+
+def test_every_board_fits_80_columns_under_the_default_options() -> None:
+    for game_id in ludoteca.GAMES:
+        state = ludoteca.make(game_id).initial_state()
+        for _ in range(40):  # a few plies in, where the status and dice lines are longest
+            if state.is_over:
+                break
+            state = state.apply(state.legal_moves()[-1])
+            lines = board_text(state).split("\n")
+            rows = sum(max(1, -(-len(line) // WIDTH)) for line in lines)  # long lines wrap
+            assert rows <= HEIGHT - 2, game_id  # leaves the line of moves and the prompt
+            assert all(len(line) <= WIDTH for line in lines[:-1] if not state.is_over), game_id

@@ -334,8 +334,10 @@ class PlaySession:
             self.state, _ = self.history.pop()
             undone += 1
             to_move = self.state.to_move
-            if to_move is not None and to_move != CHANCE and self.seats[to_move].is_human:
-                break
+            if to_move is None or to_move == CHANCE or not self.seats[to_move].is_human:
+                continue
+            if [move.text for move in self.state.legal_moves()] != ["pass"]:
+                break  # a forced pass would only be played again
         if undone == 0:
             self.console.print("[red]Nothing to undo.[/red]")
             return
