@@ -342,6 +342,8 @@ def test_load_refuses_a_computer_player_it_does_not_know(
         (["play", "steppin_stones", "--p1", "level:2"], "so --p1 does not apply"),
         (["play", "salta", "--force"], "--force only applies to --save FILE"),
         (["play", "--resume", "-o", "goal=seed"], "leave out the game id and --option"),
+        (["play", "-o", "scoring=simplified"], "--option need a game id"),
+        (["play", "--p1", "level:2"], "--p1 need a game id"),
     ],
 )
 def test_arguments_that_do_not_apply_are_refused(
@@ -391,6 +393,13 @@ def test_the_picker_offers_options_and_manual_dice(capsys: pytest.CaptureFixture
     assert "Options: first=0 " in out
     assert "Dice: 1. the program rolls them  2. you roll real dice" in out
     assert "Rolled d4" in out  # the typed 4 was the roll
+
+
+def test_the_picker_does_not_ask_about_dice_given_on_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out = run_combined(capsys, ["play", "--dice", "manual"], "pente_grammai", "1", "", "quit")
+    assert "Dice:" not in out and "Roll: type the result (who starts" in out
 
 
 def test_the_picker_skips_the_dice_question_for_games_without_dice(

@@ -53,12 +53,12 @@ def pick_game(
     read_line: ReadLine,
     game_ids: Sequence[str],
     *,
-    has_chance: bool | None = None,
+    ask_dice: bool = True,
 ) -> Choices:
     """Ask which game to play, who plays it, its options and how dice are rolled.
 
-    A game is picked by its number or its id. ``has_chance`` overrides whether the dice question
-    is asked (default: asked for games with chance nodes).
+    A game is picked by its number or its id. The dice question is asked for games with chance
+    nodes, unless ``ask_dice`` is false (``--dice`` was given).
 
     Raises:
         EOFError: Input ended before the choices were made.
@@ -73,9 +73,8 @@ def pick_game(
     players = _choose_players(console, read_line, cls.num_players, cls.player_names)
     options = _choose_options(console, read_line, game_id)
     game = make(game_id, **options)
-    dice = has_chance if has_chance is not None else has_chance_nodes(game)
     manual = False
-    if dice:
+    if ask_dice and has_chance_nodes(game):
         console.print("Dice: 1. the program rolls them  2. you roll real dice and type the results")
         manual = _choose_number(console, read_line, "Dice> ", 2) == 2
     return Choices(game_id, players, options, manual)

@@ -112,7 +112,7 @@ def run_play(arguments: argparse.Namespace, console: Console, read_line: ReadLin
         _check_against_file(loaded, arguments)
     elif arguments.game is None:
         try:
-            choices = pick_game(console, read_line, game_ids())
+            choices = pick_game(console, read_line, game_ids(), ask_dice=arguments.dice is None)
         except (EOFError, KeyboardInterrupt):
             console.print("\nGoodbye.")
             return 0
@@ -172,6 +172,14 @@ def _refuse_contradictions(arguments: argparse.Namespace) -> None:
         )
     if arguments.force and not arguments.save:
         raise LudotecaError("--force only applies to --save FILE")
+    picking = arguments.game is None and not arguments.load and arguments.resume is None
+    settings = {"--option": arguments.option, "--p0": arguments.p0, "--p1": arguments.p1}
+    given = [name for name, value in settings.items() if value]
+    if picking and given:
+        raise LudotecaError(
+            f"{' and '.join(given)} need a game id (the list of games asks for the rest), "
+            "e.g. ludoteca play salta " + " ".join(f"{name} ..." for name in given)
+        )
 
 
 def _check_against_file(record: records.GameRecord, arguments: argparse.Namespace) -> None:
