@@ -14,6 +14,7 @@ from ludoteca.core.errors import (
     InvalidRecordError,
     InvalidStateError,
     LudotecaError,
+    SaveError,
     UnknownGameError,
 )
 from ludoteca.core.game import Game, Move, State
@@ -37,6 +38,7 @@ __all__ = [
     "LudotecaError",
     "Move",
     "Outcome",
+    "SaveError",
     "State",
     "UnknownGameError",
     "make",

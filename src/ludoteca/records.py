@@ -3,12 +3,27 @@
 from ludoteca.core.records import (
     FORMAT,
     FORMAT_VERSION,
+    READABLE_VERSIONS,
+    Agreed,
     GameRecord,
     create,
     from_dict,
+    is_saved_game,
     load,
     loads,
     save,
 )
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "GameRecord", "create", "from_dict", "load", "loads", "save"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "READABLE_VERSIONS",
+    "Agreed",
+    "GameRecord",
+    "create",
+    "from_dict",
+    "is_saved_game",
+    "load",
+    "loads",
+    "save",
+]

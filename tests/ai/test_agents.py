@@ -49,3 +49,24 @@ def test_agent_specs() -> None:
     ]:
         with pytest.raises(AgentError, match=message):
             agent_from_spec(spec, game)
+
+
+@pytest.mark.parametrize("spec", ["level:1", "level:5", "mcts:iters=10", "alphabeta:depth=1"])
+def test_an_agent_refuses_a_position_of_another_game(spec: str) -> None:
+    salta = ludoteca.make("salta")
+    other = ludoteca.make("salt_n_pepper", first=0).initial_state()
+    agent = agent_from_spec(spec, salta, seed=1)
+    with pytest.raises(AgentError, match=r"made for ludoteca.make\('salta'\) and cannot play"):
+        agent.choose(other)
+
+
+def test_an_agent_refuses_the_same_game_with_other_options() -> None:
+    agent = agent_from_spec("level:2", ludoteca.make("splinter"), seed=1)
+    small = ludoteca.make("splinter", size="9x10").initial_state()
+    with pytest.raises(AgentError, match="size='9x10'"):
+        agent.choose(small)
+
+
+def test_the_random_agent_plays_any_game() -> None:
+    state = ludoteca.make("splinter").initial_state()
+    assert RandomAgent(1).choose(state) in state.legal_moves()

@@ -232,6 +232,9 @@ def test_resigning_ends_the_game_for_the_other_side(client: TestClient) -> None:
         "reason": "Red resigned",
         "resigned": 1,
     }
+    record = records.loads(client.get(f"/api/games/{created['id']}/record").text)
+    assert record.resigned == 1 and record.outcome is not None
+    assert record.outcome.reason == "Red resigned" and record.outcome.winner == 0
 
 
 def test_a_hint_is_the_strongest_levels_move_for_the_seat_to_move(client: TestClient) -> None:

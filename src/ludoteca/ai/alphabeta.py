@@ -86,7 +86,7 @@ class AlphaBetaAgent(Agent):
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
-        require_decision_node(state)
+        require_decision_node(state, self.game)
         started = time.perf_counter()
         self._deadline = math.inf if self.seconds is None else started + self.seconds
         self.nodes = 0

@@ -47,3 +47,13 @@ def expert_for(game: Game) -> ExpertMove | None:
     module = _heuristics_module(game)
     expert: ExpertMove | None = getattr(module, "expert_move", None)
     return expert
+
+
+def expert_value_kind(game: Game) -> str:
+    """What the expert's value means: ``"win chance"`` or ``"progress"``.
+
+    ``"win chance"`` (the default) is an expected return, as from a solved game; ``"progress"``
+    is how far the game has come, declared by the game's heuristics module as ``EXPERT_VALUE``.
+    """
+    kind: str = getattr(_heuristics_module(game), "EXPERT_VALUE", "win chance")
+    return kind

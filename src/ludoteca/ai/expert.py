@@ -39,7 +39,7 @@ class ExpertAgent(Agent):
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
-        require_decision_node(state)
+        require_decision_node(state, self.game)
         action, value = self._expert(state)
         move = state.move_from_index(action)
         return SearchResult(move=move, value=value, iterations=1, visits={})

@@ -38,6 +38,7 @@ from typing import Literal
 
 from ludoteca.ai.agents import Agent, AgentError
 from ludoteca.ai.alphabeta import AlphaBetaAgent
+from ludoteca.ai.evaluation import expert_value_kind
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game, Move, State
@@ -167,6 +168,7 @@ class BlunderingAgent(Agent):
         if not 0.0 <= rate <= 1.0:
             raise AgentError(f"a blunder rate is between 0 and 1; got {rate}")
         self.inner = inner
+        self.game = inner.game
         self.rate = rate
         self.name = inner.name
         self._rng = random.Random(seed)
@@ -183,14 +185,28 @@ class Hint:
 
     Attributes:
         move: The move the level-5 engine would play.
-        win_chance: Its estimated chance of winning for the player to move, 0 to 1 (a draw
-            counts half).
+        win_chance: The engine's value of the move for the player to move, read from 0 to 1:
+            its estimated chance of winning (a draw counts half), or, when ``estimate`` is
+            ``"progress"``, how far the game has come; that is not a chance.
         level: The level that produced it.
+        estimate: ``"win chance"`` or ``"progress"`` (Steppin' Stones' planner scores how far
+            the suits have come towards home).
     """
 
     move: Move
     win_chance: float
     level: int
+    estimate: str = "win chance"
+
+    @property
+    def meaning(self) -> str:
+        """The number in words, e.g. ``"estimated win chance 62%"``."""
+        if self.estimate == "progress":
+            return (
+                f"progress {self.win_chance:.0%} of the way home after it, by the planner's "
+                "measure; not a win chance"
+            )
+        return f"estimated win chance {self.win_chance:.0%}"
 
 
 def hint(state: State, *, level: int = 5, seed: int | None = 0) -> Hint:
@@ -203,4 +219,10 @@ def hint(state: State, *, level: int = 5, seed: int | None = 0) -> Hint:
     engine = agent.inner if isinstance(agent, BlunderingAgent) else agent  # hints never blunder
     assert isinstance(engine, MCTSAgent | AlphaBetaAgent | ExpertAgent)
     result = engine.search(state)
-    return Hint(move=result.move, win_chance=min(1.0, max(0.0, result.win_chance)), level=level)
+    estimate = expert_value_kind(state.game) if isinstance(engine, ExpertAgent) else "win chance"
+    return Hint(
+        move=result.move,
+        win_chance=min(1.0, max(0.0, result.win_chance)),
+        level=level,
+        estimate=estimate,
+    )

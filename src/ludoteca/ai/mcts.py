@@ -154,7 +154,7 @@ class MCTSAgent(Agent):
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
-        require_decision_node(state)
+        require_decision_node(state, self.game)
         winning = _winning_move(state)
         if winning is not None:
             return SearchResult(move=winning, value=1.0, iterations=0, visits={})

@@ -34,6 +34,11 @@ _PARAMETERS = {
 }
 
 
+def is_agent_spec(spec: str) -> bool:
+    """Whether ``spec`` names a kind of computer player (``level:9`` does, though badly)."""
+    return isinstance(spec, str) and spec.strip().partition(":")[0].strip().lower() in _PARAMETERS
+
+
 def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
     """Build an agent from its text spec, e.g. ``"random"``, ``"level:4"``, ``"mcts:iters=500"``.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -15,11 +16,12 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
-from ludoteca.ai import AGENT_SPECS, agent_from_spec
+from ludoteca import __version__
 from ludoteca.analysis.bench import bench_game, machine_info
 from ludoteca.cli.arena import add_arena_command, run_arena
 from ludoteca.cli.loadtest import add_loadtest_parser
-from ludoteca.cli.play import PlaySession, ReadLine, Seat, pick_game
+from ludoteca.cli.play import ReadLine
+from ludoteca.cli.play_command import add_play_parser, run_play
 from ludoteca.cli.replay import run_replay
 from ludoteca.cli.serve import add_serve_parser
 from ludoteca.core import records
@@ -67,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="ludoteca",
         description="Play and study Salta and other board games in the terminal.",
     )
+    parser.add_argument("--version", action="version", version=f"ludoteca {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
     games = commands.add_parser("games", help="list the games and their options")
@@ -76,25 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("game", help="game id, e.g. salta")
     rules.set_defaults(handler=_rules)
 
-    play = commands.add_parser(
-        "play",
-        help="play a game in the terminal",
-        description="Play a game. Without a game id, asks which game and who plays.",
-    )
-    play.add_argument("game", nargs="?", help="game id (omit to pick from a list)")
-    play.add_argument("--p0", default="human", help=f"first player: human or {AGENT_SPECS}")
-    play.add_argument("--p1", default="human", help=f"second player: human or {AGENT_SPECS}")
-    play.add_argument("--seed", type=int, default=None, help="seed for dice and computer players")
-    play.add_argument(
-        "--dice",
-        choices=("auto", "manual"),
-        default="auto",
-        help="auto: the program rolls; manual: type the results of real dice",
-    )
-    _option_argument(play)
-    play.add_argument("--load", metavar="FILE", help="continue a saved game")
-    play.add_argument("--save", metavar="FILE", help="save the game to FILE when the session ends")
-    play.set_defaults(handler=_play)
+    _option_argument(add_play_parser(commands, run_play))
 
     replay = commands.add_parser("replay", help="step through a saved game")
     replay.add_argument("file", help="a saved game (JSON)")
@@ -149,56 +134,13 @@ def _games(arguments: argparse.Namespace, console: Console, read_line: ReadLine)
 
 def _rules(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
     text = rules_text(arguments.game)
-    console.print(
-        Markdown(text) if console.is_terminal else text, soft_wrap=not console.is_terminal
-    )
+    if not console.is_terminal:  # a pipe or a file: the Markdown text as it is
+        console.print(text, soft_wrap=True)
+        return 0
+    os.environ.setdefault("LESS", "-R")  # let less show the colours of the formatted text
+    with console.pager(styles=True):
+        console.print(Markdown(text), soft_wrap=False)
     return 0
-
-
-def _play(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
-    start = None
-    moves: tuple[str, ...] = ()
-    if arguments.load:
-        record = records.load(arguments.load)
-        game, start, moves = record.game, record.start, record.moves
-    elif arguments.game is None:
-        try:
-            game_id, arguments.p0, arguments.p1 = pick_game(console, read_line, game_ids())
-        except (EOFError, KeyboardInterrupt):
-            console.print("\nGoodbye.")
-            return 0
-        game = make(game_id)
-    else:
-        game = _make_game(arguments.game, arguments.option)
-    specs = [arguments.p0, arguments.p1][: game.num_players]
-    seats = [
-        Seat(spec)
-        if spec == "human"
-        else Seat(spec, agent_from_spec(spec, game, seed=_seat_seed(arguments.seed, seat)))
-        for seat, spec in enumerate(specs)
-    ]
-    session = PlaySession(
-        game,
-        seats,
-        console=console,
-        read_line=read_line,
-        seed=arguments.seed,
-        manual_dice=arguments.dice == "manual",
-        start=start,
-        moves=moves,
-    )
-    players = ", ".join(
-        f"{name}: {seat.spec}" for name, seat in zip(game.player_names, seats, strict=False)
-    )
-    console.print(f"[bold]{escape(game.name)}[/bold] — {escape(players)}. Type help for commands.")
-    status = session.run()
-    if arguments.save:
-        session.save(arguments.save)
-    return status
-
-
-def _seat_seed(seed: int | None, seat: int) -> int | None:
-    return None if seed is None else seed * 1000 + seat
 
 
 def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:

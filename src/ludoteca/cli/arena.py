@@ -35,7 +35,7 @@ def add_arena_command(
         help="a round-robin tournament between computer players",
         description=(
             "Play every pair of agents against each other (seats alternated), or each agent "
-            "alone in a solitaire, and print wins, draws, losses, 95%% Wilson intervals and Elo "
+            "alone in a solitaire, and print wins, draws, losses, 95% Wilson intervals and Elo "
             f"ratings. Agents: {AGENT_SPECS}."
         ),
     )

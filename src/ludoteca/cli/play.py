@@ -1,8 +1,16 @@
 """The terminal game session: a board, a prompt, and the players taking turns.
 
-People type moves in notation or one of the commands in `HELP`; computer players answer at once;
-dice are rolled by the program from a seeded generator, or typed in (``--dice manual``) for
-playing with real dice.
+People type moves in notation or one of the commands in `HELP`; computer players answer in
+turn; dice are rolled by the program from a seeded generator, or typed in (``--dice manual``)
+for playing with real dice.
+
+Nothing is lost: the game is autosaved after every move (see `ludoteca.cli.autosave`), and
+Ctrl+C or Ctrl+D at any moment, during a computer's think or at a prompt, ends the session with
+the game saved and a line that says where and how to continue it.
+
+One board per turn: before a person is asked for a move the board is shown with the last move's
+squares marked, and under it one line that tells what happened since the last board (the
+computer's move, the dice, a forced pass), then the prompt. Everything fits an 80x24 terminal.
 """
 
 from __future__ import annotations
@@ -10,31 +18,52 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
 from ludoteca.ai import Agent, hint
+from ludoteca.cli import autosave
+from ludoteca.cli.rolls import RollReader
+from ludoteca.cli.screen import board_text, moved_regions
 from ludoteca.core import records
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game, Move, State
-from ludoteca.core.outcome import CHANCE
-from ludoteca.core.registry import game_class
+from ludoteca.core.outcome import CHANCE, Outcome
 
 HELP = """\
 Type a move in notation (e.g. {example}), or a command:
   moves        list the legal moves
-  hint         the move the strongest computer level would play, with its win chance
+  hint         the move the strongest computer level would play, with what it thinks of it
   undo         take back your last move (and the computer's reply)
-  save FILE    save the game as JSON (ludoteca replay FILE shows it again)
+  save [FILE]  save the game as JSON (ludoteca replay FILE shows it again)
   board        show the board again
+  resign       give up the game
   help         show this help
-  quit         leave the game (save it first if you want to keep it)"""
+  quit         leave; the game stays autosaved (ludoteca play --resume continues it)
+Ctrl+C and Ctrl+D leave too, at any moment, with the game autosaved."""
 
 ReadLine = Callable[[str], str]
 
-MAX_LISTED_OUTCOMES = 12
+#: Exit statuses of a session.
+EXIT_OK = 0
+EXIT_SAVE_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised by the SIGTERM and SIGHUP handler of ``ludoteca play``: ends it like Ctrl+C.
+
+    Attributes:
+        signal_number: The signal received; the exit status is 128 plus it.
+    """
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
 
 
 @dataclass(frozen=True)
@@ -50,8 +79,27 @@ class Seat:
         return self.agent is None
 
 
+def plural(count: int, noun: str) -> str:
+    """``"1 move"``, ``"2 moves"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 class PlaySession:
-    """One game in the terminal, from ``start`` until it ends or the player quits."""
+    """One game in the terminal, from ``start`` until it ends or the player leaves.
+
+    Args:
+        game: The rules and options.
+        seats: Who plays each seat, in seat order.
+        console: Where the session prints.
+        read_line: Reads one typed line after a prompt (raises EOFError at the end of input).
+        seed: Seeds the program's dice.
+        manual_dice: Whether people type the results of real dice instead.
+        start: The first position (default: the game's initial position).
+        moves: Moves already played from ``start`` (a loaded or resumed game).
+        autosave_path: Where the game is autosaved after every move (``None``: nowhere).
+        save_path: The file ``save`` without a name writes to (a loaded game's file).
+        created: When the game began (ISO 8601), kept in the saved files.
+    """
 
     def __init__(
         self,
@@ -64,6 +112,9 @@ class PlaySession:
         manual_dice: bool = False,
         start: State | None = None,
         moves: Sequence[str] = (),
+        autosave_path: Path | None = None,
+        save_path: str | None = None,
+        created: str | None = None,
     ) -> None:
         self.game = game
         self.seats = list(seats)
@@ -74,36 +125,89 @@ class PlaySession:
         self.start = start if start is not None else game.initial_state()
         self.history: list[tuple[State, Move]] = []
         self.state = self.start
+        self.autosave_path = autosave_path
+        self.save_path = save_path
+        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        self.resigned: int | None = None
+        self._rolls = RollReader(game)
+        self._events: list[str] = []  # what happened since the board was last shown
+        self._marked: frozenset[str] = frozenset()
+        self._autosave_error: str | None = None
+        self._result_shown = False
+        self._shown_once = False
         for text in moves:
-            self._play_move(self.state.parse_move(text))
+            self.history.append((self.state, self.state.parse_move(text)))
+            self.state = self.state.apply(self.history[-1][1])
 
     # -- the loop -------------------------------------------------------------------------
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended, by the rules or by a resignation."""
+        return self.state.is_over or self.resigned is not None
+
     def run(self) -> int:
-        """Play until the game ends or a person quits; return the exit status (0)."""
-        self._show_board()
+        """Play until the game ends or the person leaves; return the exit status.
+
+        Ctrl+C (and SIGTERM or SIGHUP, see `Terminated`) anywhere ends the session with the game
+        saved; the status is then `EXIT_INTERRUPTED` (130), or 128 plus the signal's number.
+        """
+        self._autosave()
+        try:
+            self._loop()
+        except KeyboardInterrupt as interrupt:
+            self.console.print()  # the ^C is left on the prompt's line
+            self.console.print("Interrupted.")
+            self._say_where_the_game_is()
+            if isinstance(interrupt, Terminated):
+                return 128 + interrupt.signal_number
+            return EXIT_INTERRUPTED
+        self._say_where_the_game_is()
+        return EXIT_OK
+
+    def _loop(self) -> None:
         while True:
-            if self.state.is_over:
-                self.console.print(f"[bold]Game over.[/bold] {escape(self._result_line())}")
+            if self.is_over:
+                self._show_result()
                 if not any(seat.is_human for seat in self.seats) or not self._after_the_end():
-                    return 0
+                    return
                 continue
             if self.state.to_move == CHANCE:
-                if not self._roll():
-                    return 0
+                if self.manual_dice:
+                    if not self._shown_once:  # later rolls fold into the next board's line
+                        self._show_board()
+                    if not self._read_and_play(self._rolls.prompt(self.state)):
+                        return
+                else:
+                    outcome = sample_outcome(self.state, self.dice)
+                    self._play_move(outcome)
                 continue
             seat = self.seats[self._player()]
             if seat.agent is not None:
-                move = seat.agent.choose(self.state)
-                self.console.print(f"{self._player_name()} ({seat.spec}) plays [bold]{move}[/bold]")
-                self._play_move(move)
-                self._show_board()
+                self._computer_moves(seat.agent, seat.spec)
+                if not any(s.is_human for s in self.seats):
+                    self._show_board()
                 continue
+            legal = self.state.legal_moves()
+            if len(legal) == 1 and legal[0].text == "pass":  # forced: folded into the line
+                self._play_move(legal[0])
+                continue
+            if self._events or not self._shown_once:
+                self._show_board()
             if not self._read_and_play(f"{self._player_name()} to move> "):
-                return 0
+                return
+
+    def _computer_moves(self, agent: Agent, spec: str) -> None:
+        thinking = f"{self._player_name()} ({spec}) is thinking … (Ctrl+C leaves, game saved)"
+        if self.console.is_terminal:
+            with self.console.status(escape(thinking)):
+                move = agent.choose(self.state)
+        else:
+            move = agent.choose(self.state)
+        self._play_move(move)
 
     def _read_and_play(self, prompt: str) -> bool:
-        """Read one line and run it as a command or play it as a move (or a typed dice result).
+        """Read one line and run it as a command or play it as a move (or a typed roll).
 
         Returns False when the person leaves.
         """
@@ -113,40 +217,43 @@ class PlaySession:
         command, _, argument = line.strip().partition(" ")
         if not command:
             return True
+        if command.lower() in ("quit", "exit"):
+            return False
         if self._command(command.lower(), argument.strip()):
-            return command.lower() not in ("quit", "exit")
+            return True
         try:
-            self._play_move(self.state.parse_move(line))
+            if self.state.to_move == CHANCE:
+                move = self._rolls.parse(self.state, line)
+            else:
+                move = self.state.parse_move(line)
         except LudotecaError as error:
             self.console.print(f"[red]{escape(str(error))}[/red]")
             return True
-        self._show_board()
+        self._play_move(move)
         return True
 
     def _after_the_end(self) -> bool:
-        """Let people save, undo or list moves once the game is over; False when they leave."""
-        line = self._ask("save FILE, undo or quit> ")
+        """Let people save, undo or look at the board once the game is over; False to leave."""
+        line = self._ask("Game over: save [FILE], undo, board or quit> ")
         if line is None:
             return False
         command, _, argument = line.strip().partition(" ")
-        if command.lower() in ("save", "undo", "help", "board", "moves"):
+        if command.lower() in ("save", "undo", "help", "board"):
             self._command(command.lower(), argument.strip())
             return True
         if command.lower() in ("quit", "exit", "q", ""):
             return False
-        self.console.print("[red]The game is over: type save FILE, undo or quit.[/red]")
+        self.console.print("[red]The game is over: type save FILE, undo, board or quit.[/red]")
         return True
 
     def _command(self, command: str, argument: str) -> bool:
         """Run a session command; return False if ``command`` is not one (so it is a move)."""
-        if command in ("quit", "exit"):
-            self.console.print("Goodbye.")
-        elif command == "help":
-            example = self.state.legal_moves()[0].text if self.state.legal_moves() else "pass"
+        if command == "help":
+            legal = self.state.legal_moves()
+            example = legal[0].text if legal else "pass"
             self.console.print(escape(HELP.format(example=example)))
         elif command == "moves":
-            legal = ", ".join(m.text for m in self.state.legal_moves()) or "none"
-            self.console.print(f"Legal moves: {escape(legal)}")
+            self._list_moves()
         elif command == "board":
             self._show_board()
         elif command == "hint":
@@ -154,82 +261,216 @@ class PlaySession:
         elif command == "undo":
             self._undo()
         elif command == "save":
-            self.save(argument)
+            self.save(argument or None)
+        elif command == "resign" and not self._is_a_move(command):
+            self._resign()
         else:
+            return False
+        return True
+
+    def _is_a_move(self, text: str) -> bool:
+        """Whether ``text`` is a move here (Steppin' Stones has its own ``resign`` move)."""
+        try:
+            self.state.parse_move(text)
+        except LudotecaError:
             return False
         return True
 
     # -- actions ------------------------------------------------------------------------------
 
-    def _roll(self) -> bool:
-        if self.manual_dice:
-            outcomes = [move.text for move, _ in self.state.chance_outcomes()]
-            if len(outcomes) > MAX_LISTED_OUTCOMES:  # four dice have 1,296 outcomes
-                listed = f"{len(outcomes)} outcomes, such as {outcomes[0]}; moves lists them"
-            else:
-                listed = ", ".join(outcomes)
-            return self._read_and_play(f"Roll the dice and type the result ({listed})> ")
-        outcome = sample_outcome(self.state, self.dice)
-        self.console.print(f"Rolled [bold]{outcome}[/bold]")
-        self._play_move(outcome)
-        self._show_board()  # the roll changes what can be played
-        return True
-
     def _play_move(self, move: Move) -> None:
-        self.history.append((self.state, move))
-        self.state = self.state.apply(move)
+        before = self.state
+        self.history.append((before, move))
+        self.state = before.apply(move)
+        self._events.append(self._describe(before, move))
+        if not move.is_chance:
+            self._marked = moved_regions(before, move, self.state)
+        self._autosave()
+
+    def _describe(self, before: State, move: Move) -> str:
+        if move.is_chance or before.to_move == CHANCE:
+            return f"Rolled {move}"
+        player = before.to_move
+        assert player is not None
+        seat = self.seats[player]
+        who = self.game.player_names[player]
+        if not seat.is_human:
+            who += f" ({seat.spec})"
+        if move.text == "pass":
+            return f"{who} passed (no move)" if len(before.legal_moves()) == 1 else f"{who} passed"
+        return f"{who} played {move}"
+
+    def _list_moves(self) -> None:
+        legal = [move.text for move in self.state.legal_moves()]
+        text = "Legal moves: " + (", ".join(legal) or "none")
+        if self.console.is_terminal and len(text) > self.console.width * (self.console.height - 3):
+            with self.console.pager():
+                self.console.print(escape(text))
+        else:
+            self.console.print(escape(text))
 
     def _hint(self) -> None:
-        """Show the level-5 move for the player to move, with its estimated win chance."""
-        if self.state.is_over or self.state.to_move == CHANCE:
+        """Show the level-5 move for the player to move, with what its number means."""
+        if self.is_over or self.state.to_move == CHANCE:
             self.console.print("[red]A hint is for a player to move; nobody is to move now.[/red]")
             return
-        self.console.print("Thinking ...", style="dim")
+        self.console.print("Thinking …", style="dim")
         suggestion = hint(self.state, level=5, seed=len(self.history))
         self.console.print(
-            f"Hint: [bold]{escape(suggestion.move.text)}[/bold] "
-            f"(estimated win chance {suggestion.win_chance:.0%})"
+            f"Hint: [bold]{escape(suggestion.move.text)}[/bold] ({escape(suggestion.meaning)})"
         )
 
     def _undo(self) -> None:
         """Go back to the previous position where a person was to move."""
-        if not any(seat.is_human for seat in self.seats):
+        if self.resigned is not None:
+            self.resigned = None
+            self._result_shown = False
+            self.console.print("Took back the resignation.")
+            self._autosave()
+            self._show_board()
             return
         undone = 0
         while self.history:
             self.state, _ = self.history.pop()
             undone += 1
             to_move = self.state.to_move
-            if to_move is not None and to_move != CHANCE and self.seats[to_move].is_human:
-                break
+            if to_move is None or to_move == CHANCE or not self.seats[to_move].is_human:
+                continue
+            if [move.text for move in self.state.legal_moves()] != ["pass"]:
+                break  # a forced pass would only be played again
         if undone == 0:
             self.console.print("[red]Nothing to undo.[/red]")
             return
-        self.console.print(f"Took back {undone} move(s).")
+        self._result_shown = False
+        self._events = [f"Took back {plural(undone, 'move')}"]
+        self._marked = frozenset()
+        self._autosave()
         self._show_board()
 
-    def save(self, path: str) -> None:
-        """Save the game so far to ``path`` (a message says where, or why it failed)."""
-        if not path:
-            self.console.print("[red]save needs a file name, e.g. save mygame.json[/red]")
+    def _resign(self) -> None:
+        player = self.state.to_move
+        if player is None or player == CHANCE or not self.seats[player].is_human:
+            self.console.print("[red]Only a person to move can resign.[/red]")
             return
-        record = records.create(
-            self.game,
-            [move for _, move in self.history],
-            players=[seat.spec for seat in self.seats],
+        self.resigned = player
+        self._events.append(f"{self.game.player_names[player]} resigned")
+        self._autosave()
+
+    def record(self) -> records.GameRecord:
+        """The game so far as a saved-game record."""
+        return records.GameRecord(
+            game=self.game,
+            moves=tuple(move.text for _, move in self.history),
+            players=tuple(seat.spec for seat in self.seats),
             start=self.start,
+            states=(*(state for state, _ in self.history), self.state),
+            created=self.created,
+            updated=datetime.now(UTC).isoformat(timespec="seconds"),
+            resigned=self.resigned,
         )
+
+    def save(self, path: str | None, *, force: bool = False) -> bool:
+        """Save the game to ``path`` (default: the file it was last saved to or loaded from).
+
+        A file that exists and is not a Ludoteca saved game is replaced only if the person says
+        yes (or ``force``). Returns whether the game was saved; a message says where or why not.
+        """
+        target = path or self.save_path
+        if not target:
+            self.console.print("[red]save needs a file name, e.g. save mygame.json[/red]")
+            return False
+        if not force and not self._may_replace(target):
+            self.console.print(f"Not saved: {escape(target)} is left as it was.")
+            return False
         try:
-            records.save(record, path)
-        except OSError as error:
-            self.console.print(f"[red]Could not save to {escape(path)}: {escape(str(error))}[/red]")
+            records.save(self.record(), target)
+        except records.SaveError as error:
+            self.console.print(f"[red]Could not save: {escape(str(error))}[/red]")
+            return False
+        self.save_path = target
+        self.console.print(f"Saved {plural(len(self.history), 'move')} to {escape(target)}.")
+        return True
+
+    def _may_replace(self, target: str) -> bool:
+        path = Path(target)
+        if not path.is_file() or records.is_saved_game(path):
+            return True
+        answer = self._ask(
+            f"{target} exists and is not a Ludoteca saved game. Replace it? (yes/no)> "
+        )
+        return answer is not None and answer.strip().lower() in ("y", "yes")
+
+    def _autosave(self) -> None:
+        if self.autosave_path is None:
             return
-        self.console.print(f"Saved {len(self.history)} moves to {escape(path)}.")
+        try:
+            autosave.write(self.autosave_path, self.record())
+        except records.SaveError as error:
+            if self._autosave_error is None:  # say it once, not after every move
+                self.console.print(
+                    f"[red]Autosave failed: {escape(str(error))}. Use save FILE to keep the "
+                    "game.[/red]"
+                )
+            self._autosave_error = str(error)
+        else:
+            self._autosave_error = None
 
     # -- output ---------------------------------------------------------------------------
 
     def _show_board(self) -> None:
-        self.console.print(escape(str(self.state)))
+        """The board with the last move marked, then the line of what happened since."""
+        self._shown_once = True
+        text = board_text(self.state, self._marked)
+        self.console.print(escape(text), soft_wrap=False, overflow="fold")
+        if self._events:
+            self.console.print(escape(". ".join(self._events) + "."), style="bold")
+            self._events = []
+
+    def _show_result(self) -> None:
+        if self._result_shown:
+            return
+        self._result_shown = True
+        self._show_board()
+        outcome = self.outcome
+        assert outcome is not None
+        shown = board_text(self.state, self._marked)
+        line = self._result_line(outcome)
+        if self.resigned is not None or outcome.reason not in shown:
+            self.console.print(f"[bold]Game over.[/bold] {escape(line)}")
+        else:
+            self.console.print("[bold]Game over.[/bold]")
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a resignation counts), or ``None`` while it runs."""
+        return self.record().outcome if self.resigned is not None else self.state.outcome
+
+    def _result_line(self, outcome: Outcome) -> str:
+        if outcome.winner is None:
+            verdict = "Lost" if self.game.num_players == 1 else "Draw"
+        elif self.game.num_players == 1:
+            verdict = "Won"
+        else:
+            verdict = f"{self.game.player_names[outcome.winner]} wins"
+        return f"{verdict}: {outcome.reason}."
+
+    def _say_where_the_game_is(self) -> None:
+        if self.autosave_path is None or self._autosave_error is not None:
+            if self._autosave_error is not None and not self.is_over:
+                self.console.print(
+                    "[red]The game could not be autosaved; it is kept only where you saved "
+                    "it.[/red]"
+                )
+            return
+        where = escape(str(self.autosave_path))
+        # Soft wrap keeps the path whole, so that it can be copied from the terminal.
+        if self.is_over:
+            self.console.print(
+                f"The game is kept in {where} (ludoteca replay shows it).", soft_wrap=True
+            )
+        else:
+            self.console.print(f"The game is autosaved in {where}.", soft_wrap=True)
+            self.console.print("Continue it with: ludoteca play --resume")
 
     def _player(self) -> int:
         to_move = self.state.to_move
@@ -239,55 +480,10 @@ class PlaySession:
     def _player_name(self) -> str:
         return self.game.player_names[self._player()]
 
-    def _result_line(self) -> str:
-        outcome = self.state.outcome
-        assert outcome is not None
-        if outcome.winner is None:
-            verdict = "Lost" if self.game.num_players == 1 else "Draw"
-        elif self.game.num_players == 1:
-            verdict = "Won"
-        else:
-            verdict = f"{self.game.player_names[outcome.winner]} wins"
-        return f"{verdict}: {outcome.reason}."
-
     def _ask(self, prompt: str) -> str | None:
+        """One typed line, or ``None`` at the end of input (Ctrl+D). Ctrl+C propagates."""
         try:
             return self.read_line(prompt)
-        except (EOFError, KeyboardInterrupt):
-            self.console.print("\nGoodbye.")
+        except EOFError:
+            self.console.print()
             return None
-
-
-def pick_game(
-    console: Console, read_line: ReadLine, game_ids: Sequence[str]
-) -> tuple[str, str, str]:
-    """Ask which game to play and against whom; return ``(game id, p0 spec, p1 spec)``.
-
-    Raises:
-        EOFError: Input ended before the choices were made.
-    """
-    console.print("[bold]Ludoteca[/bold] — pick a game:")
-    for number, game_id in enumerate(game_ids, start=1):
-        console.print(f"  {number}. {escape(game_class(game_id).name)} ({game_id})")
-    game_id = game_ids[_choose_number(console, read_line, "Game number> ", len(game_ids)) - 1]
-    console.print(
-        "Who plays?\n  1. two people at this screen\n  2. you first, against the computer\n"
-        "  3. the computer first, you second"
-    )
-    choice = _choose_number(console, read_line, "Choice> ", 3)
-    if choice == 1:
-        return game_id, "human", "human"
-    console.print(
-        "How strong is the computer? 1 (beginner) to 5 (strongest), or 6 for random moves."
-    )
-    strength = _choose_number(console, read_line, "Level> ", 6)
-    computer = "random" if strength == 6 else f"level:{strength}"
-    return (game_id, "human", computer) if choice == 2 else (game_id, computer, "human")
-
-
-def _choose_number(console: Console, read_line: ReadLine, prompt: str, count: int) -> int:
-    while True:
-        answer = read_line(prompt).strip()
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer)
-        console.print(f"[red]Please type a number from 1 to {count}.[/red]")

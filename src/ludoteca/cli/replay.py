@@ -36,6 +36,7 @@ def run_replay(
         try:
             line = read_line("replay> ").strip().lower()
         except (EOFError, KeyboardInterrupt):
+            console.print()  # end the prompt's line
             return 0
         if line in ("q", "quit", "exit"):
             return 0

@@ -7,6 +7,7 @@ from ludoteca.core.errors import (
     InvalidRecordError,
     InvalidStateError,
     LudotecaError,
+    SaveError,
     UnknownGameError,
 )
 from ludoteca.core.game import Game, Move, PlayoutStats, State
@@ -27,6 +28,7 @@ __all__ = [
     "OptionSpec",
     "Outcome",
     "PlayoutStats",
+    "SaveError",
     "State",
     "UnknownGameError",
     "game_ids",

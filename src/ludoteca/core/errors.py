@@ -31,3 +31,7 @@ class InvalidStateError(LudotecaError):
 
 class InvalidRecordError(LudotecaError):
     """A saved game that is unreadable, inconsistent or tampered with."""
+
+
+class SaveError(LudotecaError, OSError):
+    """A file could not be written; the message names the file and says why."""

@@ -21,6 +21,7 @@ empty path (``pass``, ``end``, a resignation) is offered as a button only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -190,3 +191,32 @@ def grid_coordinates(files: int, ranks: int, *, top: float = 0.0) -> tuple[Mark,
         for r in range(ranks)
     ]
     return (*letters, *numbers)
+
+
+# -- terminal boards ------------------------------------------------------------------------------
+#
+# Each game's ``view`` module may also give ``board_text(state, *, marked=frozenset()) -> str``:
+# the board as the terminal shows it after every move, at most 20 lines of at most 80 characters
+# under the default options, with the squares (region ids) in ``marked`` bracketed; the terminal
+# marks the origin and target of the last move that way. `join_marked` draws those brackets.
+
+
+def join_marked(
+    cells: Sequence[str], marked: Sequence[bool], separator: str = " ", brackets: str = "[]"
+) -> str:
+    """Join the cells of one board row, enclosing each run of marked cells in brackets.
+
+    The result starts and ends with ``separator``; the brackets replace the separator character
+    next to the run (so the row keeps its width and columns), e.g. with one space:
+    ``" .[O X]. "`` for cells ``.``, ``O``, ``X``, ``.`` with the middle two marked.
+    """
+    opening, closing = brackets[0], brackets[1]
+    gaps = [separator] * (len(cells) + 1)  # gaps[i] comes before cells[i]
+    for index, is_marked in enumerate(marked):
+        if not is_marked:
+            continue
+        if index == 0 or not marked[index - 1]:
+            gaps[index] = gaps[index][:-1] + opening
+        if index == len(cells) - 1 or not marked[index + 1]:
+            gaps[index + 1] = closing + gaps[index + 1][1:]
+    return "".join(gap + cell for gap, cell in zip(gaps, [*cells, ""], strict=True))

@@ -257,6 +257,7 @@ class LiveGame:
             players=[seat_spec(seat) for seat in self.seats],
             start=self.start,
             created=self.created or None,
+            resigned=self.resigned,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -127,7 +127,10 @@ def _worker_main(connection: Connection, niceness: int) -> None:
             state = game.parse_state(job.position)
             if job.kind == "hint":
                 found = hint(state)
-                answer: tuple[str, Any] = ("ok", (found.move.text, float(found.win_chance)))
+                answer: tuple[str, Any] = (
+                    "ok",
+                    (found.move.text, float(found.win_chance), found.estimate, found.meaning),
+                )
             else:
                 key = (job.game, repr(sorted(job.options.items())), job.agent)
                 agent = agents.get(key)

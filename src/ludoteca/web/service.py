@@ -460,12 +460,14 @@ class GameService:
         state = live.state
         job = SearchJob("hint", live.game.id, dict(live.game.options), state.to_text())
         try:
-            move_text, win_chance = await self.pool.run(HINTS, job)
+            move_text, win_chance, estimate, meaning = await self.pool.run(HINTS, job)
         except (PoolBusyError, SearchTimeoutError, SearchFailedError) as error:
             raise http_error(error) from None
         return {
             "move": move_text,
             "win_chance": float(win_chance),
+            "estimate": estimate,
+            "meaning": meaning,
             "player": live.player_name(state.to_move),
             "ply": live.ply,
         }

@@ -63,6 +63,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
+from ludoteca.core.paths import data_dir
 
 #: The PostgreSQL channel on which every change is announced (payload ``"<game id> <version>"``).
 NOTIFY_CHANNEL = "ludoteca_games"
@@ -234,8 +235,7 @@ class GameSummary:
 
 def default_db_path() -> Path:
     """Where games are kept unless ``--db`` says otherwise (the user's data directory)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "ludoteca" / "games.sqlite3"
+    return data_dir() / "games.sqlite3"
 
 
 def now_stamp() -> str:

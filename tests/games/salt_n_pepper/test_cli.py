@@ -28,10 +28,10 @@ def test_two_people_play_after_a_typed_bag_draw(
     )
     assert status == 0
     assert "Bag draw: who moves first?" in out
-    assert "type the result (first-0, first-1)" in out
+    assert "type the result (who starts: 0 or " in out
     assert "a8-b7: there is no Pepper piece on a8" in out
     assert "Legal moves: a1-a2, c1-c2, e1-e2" in out
-    assert "a Salt step goes exactly 1 square(s) diagonally forward" in out
+    assert "a Salt step goes exactly 1 square diagonally forward" in out
     assert "Pepper to move, ply 3." in out
     assert records.load(saved).moves == ("first-1", "a3-a4", "a8-b7")
 
@@ -41,7 +41,7 @@ def test_an_illegal_move_leaves_the_game_unchanged(capsys: pytest.CaptureFixture
         capsys, ["play", "salt_n_pepper", "-o", "first=0"], "a8-a7", "pass", "board", "moves"
     )
     assert status == 0
-    assert "a Salt step goes exactly 1 square(s) diagonally forward" in out
+    assert "a Salt step goes exactly 1 square diagonally forward" in out
     assert "pass is only allowed when Salt has no move" in out
     assert out.count("Salt to move, ply 1.") == 2  # the start, and again on "board"
     assert "Legal moves: a8-b7, c8-b7, c8-d7" in out

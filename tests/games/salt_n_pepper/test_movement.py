@@ -67,9 +67,7 @@ def test_pepper_steps_one_square_straight_up_only() -> None:
 def test_salt_never_moves_backward_or_sideways() -> None:
     state = state_at(OPEN, "s")
     for text in ("d5-c6", "d5-e6", "d5-d4", "d5-d6", "d5-c5"):
-        assert "a Salt step goes exactly 1 square(s) diagonally forward (down" in refused(
-            state, text
-        )
+        assert "a Salt step goes exactly 1 square diagonally forward (down" in refused(state, text)
 
 
 def test_pepper_never_moves_down_and_sideways_needs_the_option() -> None:

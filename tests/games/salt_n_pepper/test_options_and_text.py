@@ -189,7 +189,7 @@ def test_malformed_move_text_is_refused_with_the_accepted_forms(text: str) -> No
         ("b7-a6", "there is no Salt piece on b7"),
         ("a3-a4", "there is no Salt piece on a3"),
         ("k8-j7", "squares run from a1 to j10"),
-        ("a8-b6", "a Salt step goes exactly 1 square(s) diagonally forward"),
+        ("a8-b6", "a Salt step goes exactly 1 square diagonally forward"),
         ("a8xc6", "a leap goes over an opponent piece, and b7 is empty"),
         ("b9-c8", "c8 is occupied"),
         ("a8-home", "only a piece on Salt's back rank (rank 1) can move home"),

@@ -849,8 +849,8 @@ def test_options_given_as_text_are_read() -> None:
     [
         ("d4-e5", "there is no Green piece on d4"),
         ("h8-g7", "there is no Green piece on h8"),
-        ("c3-c5", "a step goes exactly 1 square(s) diagonally"),
-        ("c3xe6", "a jump goes exactly 2 square(s) diagonally"),
+        ("c3-c5", "a step goes exactly 1 square diagonally"),
+        ("c3xe6", "a jump goes exactly 2 squares diagonally"),
         ("a1-b2", "b2 is occupied"),
         ("c3xe5", "a jump goes over an opponent piece, and d4 holds none"),
         ("k1-j2", "squares run from a1 to j10"),

@@ -29,7 +29,7 @@ def test_the_designers_turn_with_real_dice_and_a_refused_move(
     )
     assert status == 0
     assert "Steppin' Stones — Player: human." in out
-    assert "Roll the dice and type the result (1296 outcomes, such as S0 M0 C0 A0;" in out
+    assert "Roll: type the result (like S5 M5 C5 A5 or 5555; 1296 outcomes)" in out
     assert "end: the S* must be honoured first by turning a Sun coin into a stepping stone" in out
     # the refused move changed nothing: the same legal moves, the flips still among them
     assert "Legal moves: A4:c2-b1, " in out and "flip:S5, end" not in out
@@ -46,7 +46,8 @@ def test_the_program_rolls_the_dice_and_the_player_may_resign(
     status, out = run_combined(capsys, ["play", "steppin_stones", "--seed", "4"], "resign", "quit")
     assert status == 0
     assert "Rolled S" in out
-    assert "Game over. Lost: the player resigned." in out
+    assert "Lost: the player resigned.\n" in out and "Game over." in out
+    assert out.count("the player resigned") == 1  # the result is printed once
 
 
 def test_a_computer_player_plays_a_whole_solitaire(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,8 +56,8 @@ def test_a_computer_player_plays_a_whole_solitaire(capsys: pytest.CaptureFixture
         ["play", "steppin_stones", "--p0", "random", "--seed", "2", "-o", "max_turns=3"],
     )
     assert status == 0
-    assert "Player (random) plays" in out
-    assert "Game over. Lost: engine safeguard: 3 turns played" in out
+    assert "Player (random) played" in out
+    assert "Lost: engine safeguard: 3 turns played" in out and "Game over." in out
 
 
 def test_the_rules_page_is_shown(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,9 +10,9 @@ nothing can move, the turn is passed. An ordinary point holds one counter; the t
 middle line, the sacred line, hold any number. Whoever first has all five counters on the far
 end of the sacred line (White on B3, Blue on W3), reached only by an exact landing, wins.
 
-Sources: Ulrich Schädler's rules for play as retold in the seed text; the Locus Ludi project's
-knock-off mode (option ``capture``); a Ludii-like storage reading (option ``sacred="storage"``).
-docs/rules/pente_grammai.md says which readings are ours and why.
+Sources: Ulrich Schädler's reconstruction, in a retelling of his rules for play; the Locus Ludi
+project's knock-off mode (option ``capture``); a Ludii-like storage reading (option
+``sacred="storage"``). docs/rules/pente_grammai.md says which readings are ours and why.
 
 The board, as White sees it (the circuit runs W1 > W2 > ... > W5 > B1 > ... > B5 > W1)::
 
@@ -43,7 +43,7 @@ Engine safeguards beyond the rules: ``max_plies``, and a draw at once when no ro
 either side a move again (only ``sacred="storage"`` can freeze like that).
 
 Not implemented, deliberately: two dice, extra rolls and storing counters by default (found in
-some modern retellings and in Ludii), which the seed text does not have.
+some modern retellings and in Ludii), which Schädler's reconstruction does not have.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ a counter (``hand-W4``: ``hand-white``); the die decides where it goes. ``pass``
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.view import Die, Drawing, Mark, Piece, Region
@@ -44,18 +45,30 @@ SACRED_LINE = "==== sacred line ====="
 CIRCUIT = " > ".join((*POINT_NAMES, POINT_NAMES[0]))
 
 
-def _cell(state: PenteGrammaiState, point: str) -> str:
+def _cell(state: PenteGrammaiState, point: str, marked: Collection[str] = frozenset()) -> str:
     white, blue = state.counters(point)
-    return f"[{('w' * white + 'b' * blue or '.'):^{CELL_WIDTH}}]"
+    counters = "w" * white + "b" * blue or "."
+    if point in marked:  # the last move's origin or target: arrows inside the box
+        return f"[>{counters:^{CELL_WIDTH - 2}}<]"
+    return f"[{counters:^{CELL_WIDTH}}]"
 
 
-def render_board(state: PenteGrammaiState) -> str:
-    """The diagram, the circuit, the counters in hand and home, then whose turn or the result."""
+def board_text(state: PenteGrammaiState, *, marked: Collection[str] = frozenset()) -> str:
+    """The terminal's board: the points in ``marked`` shown with arrows (``[>  w   <]``)."""
+    return render_board(state, marked=marked)
+
+
+def render_board(state: PenteGrammaiState, *, marked: Collection[str] = frozenset()) -> str:
+    """The diagram, the circuit, the counters in hand and home, then whose turn or the result.
+
+    The points named in ``marked`` are shown with arrows inside their box (``[>  w   <]``).
+    """
     lines = [f"{'Blue':^{CELL_WIDTH * 2 + 34}}".rstrip()]
     for line in range(5):  # from Blue's side (line 5) down to White's (line 1)
         left, right = POINT_NAMES[5 + line], POINT_NAMES[4 - line]
         bar = SACRED_LINE if line == 2 else ORDINARY_LINE
-        lines.append(f"  {left} {_cell(state, left)}{bar}{_cell(state, right)} {right}")
+        cells = _cell(state, left, marked), _cell(state, right, marked)
+        lines.append(f"  {left} {cells[0]}{bar}{cells[1]} {right}")
     lines.append(f"{'White':^{CELL_WIDTH * 2 + 34}}".rstrip())
     lines.append(f"Circuit: {CIRCUIT}")
     lines.append(" · ".join(_side_summary(state, side) for side in (k.WHITE, k.BLUE)))

@@ -10,8 +10,8 @@ moves home on a later turn, and while a side has such a piece it must move one h
 one rank short of its back rank may leap home over an opponent piece standing on it. A side
 without a move forfeits its turn. The first side with all 15 pieces home wins.
 
-Sources: the designer's rules sheet (Games Above Board, 2010) as kept in the seed text, and the
-readings Ludoteca settled (docs/rules/salt_n_pepper.md says which are ours and why).
+Sources: Martin H. Samuel's rules sheet (Games Above Board, 2010), and the readings Ludoteca
+settled (docs/rules/salt_n_pepper.md says which are ours and why).
 
 Start position (10 ranks; S = Salt, P = Pepper; empty dark squares ``.``, light blank)::
 

@@ -274,7 +274,8 @@ def _why_not_step_or_leap(
             how = "straight up or sideways (never down)"
         else:
             how = "straight up (sideways only with the pepper_sideways option)"
-        return f"{text}: a {me} {kind_name} goes exactly {distance} square(s) {how}"
+        squares = "square" if distance == 1 else "squares"
+        return f"{text}: a {me} {kind_name} goes exactly {distance} {squares} {how}"
     destination_name = square_name(destination, k.WIDTH)
     if not is_leap:
         return f"{text}: {destination_name} is occupied"

@@ -18,7 +18,7 @@ The start position before the bag draw (one line in reality)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,6 +26,7 @@ import numpy as np
 from ludoteca.core.array_state import Cells
 from ludoteca.core.errors import InvalidStateError
 from ludoteca.core.grids import square_name
+from ludoteca.core.view import join_marked
 from ludoteca.games.salt_n_pepper import kernels as k
 
 if TYPE_CHECKING:
@@ -205,21 +206,23 @@ def _check_history(game: SaltNPepperGame, cells: Cells, side: int, passes: int) 
             )
 
 
-def render_board(state: SaltNPepperState) -> str:
+def render_board(state: SaltNPepperState, *, marked: Collection[str] = frozenset()) -> str:
     """A readable diagram: the pieces home, the ranks with coordinates, whose turn or the result.
 
     ``S`` is Salt, ``P`` Pepper; an empty dark square shows ``.``, an empty light square blank.
+    The squares named in ``marked`` are bracketed (``[.]``).
     """
     ranks = int(state.game.params[k.P_RANKS])
     cells = state.cells
     lines = [f"   Salt (S) home: {state.pieces_home(k.SALT)}/15, moving down to below rank 1"]
     for rank in range(ranks - 1, -1, -1):
-        row = []
+        row, row_marks = [], []
         for file in range(k.WIDTH):
             square = rank * k.WIDTH + file
             cell = int(cells[k.BOARD_AT + square])
             row.append(CELL_LETTERS[cell] if cell else ("." if is_dark(square) else " "))
-        lines.append(f"{rank + 1:>2}  " + "  ".join(row))
+            row_marks.append(square_name(square, k.WIDTH) in marked)
+        lines.append(f"{rank + 1:>2}" + join_marked(row, row_marks, "  "))
     lines.append("    " + "  ".join("abcdefghij"))
     lines.append(
         f"   Pepper (P) home: {state.pieces_home(k.PEPPER)}/15, moving up to above rank {ranks}"

@@ -13,6 +13,7 @@ A move is made by clicking the piece, then where it goes: a square, or its side'
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.grids import square_name
@@ -20,7 +21,7 @@ from ludoteca.core.outcome import CHANCE
 from ludoteca.core.view import GRID_MARGIN, Drawing, Piece, Region, grid_coordinates
 from ludoteca.games.salt_n_pepper import kernels as k
 from ludoteca.games.salt_n_pepper.state import SIDE_NAMES, SaltNPepperMove
-from ludoteca.games.salt_n_pepper.text import is_dark, status_line
+from ludoteca.games.salt_n_pepper.text import is_dark, render_board, status_line
 
 if TYPE_CHECKING:
     from ludoteca.games.salt_n_pepper.state import SaltNPepperState
@@ -29,6 +30,11 @@ MARGIN: Final = GRID_MARGIN
 HOME_HEIGHT: Final = 1.0
 SIDE_STYLES: Final = ("salt", "pepper")
 HOME_IDS: Final = ("home-salt", "home-pepper")
+
+
+def board_text(state: SaltNPepperState, *, marked: Collection[str] = frozenset()) -> str:
+    """The terminal's board: the diagram with the squares in ``marked`` bracketed."""
+    return render_board(state, marked=marked)
 
 
 def drawing(state: SaltNPepperState) -> Drawing:

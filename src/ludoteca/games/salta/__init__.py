@@ -8,7 +8,7 @@ may leave the opponent without a move. Whoever first brings every piece to its o
 square wins; when Green gets there first, Red has one extra move to draw by getting there too.
 After 120 moves each, the 120-move rule decides by a scoring phase.
 
-Sources: Büttgenbach's rules of 1899 as retold in the seed text, and the readings Ludoteca
+Sources: a modern retelling of Büttgenbach's rules of 1899, and the readings Ludoteca
 settled (docs/rules/salta.md says which are ours and why).
 
 Start position (Green below; S = Star, M = Moon, O = Sun; upper case Green, lower case Red)::
@@ -35,7 +35,7 @@ Options:
     max_plies: engine safeguard when the move limit is disabled (default 10,000 plies: a draw).
 
 Not implemented, deliberately: Ludii's reading (backward and chained jumps, no no-block rule, no
-120-move rule, no extra move), which contradicts the seed text.
+120-move rule, no extra move), which contradicts Büttgenbach's rules.
 """
 
 from __future__ import annotations

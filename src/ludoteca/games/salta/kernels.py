@@ -231,7 +231,7 @@ def _keep_non_blocking(s, side, candidates, n, out):
 
 @njit(cache=True)
 def _play_phase_actions(s, out):
-    """Compulsory jumps and the no-block rule with its fallback, as RULES.md settles them.
+    """Compulsory jumps and the no-block rule with its fallback (see docs/rules/salta.md).
 
     ``out`` needs room for ``2 * MAX_LEGAL`` actions; the second half is scratch space.
     """

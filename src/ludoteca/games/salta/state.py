@@ -15,6 +15,7 @@ played scoring phase ``scoring <green moves> <red moves>``::
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -25,6 +26,7 @@ from ludoteca.core.errors import InvalidStateError
 from ludoteca.core.game import Move
 from ludoteca.core.grids import SQUARE_PATTERN, parse_square, square_name
 from ludoteca.core.outcome import Outcome
+from ludoteca.core.view import join_marked
 from ludoteca.games.salta import kernels as k
 
 if TYPE_CHECKING:
@@ -204,7 +206,8 @@ class SaltaState(ArrayState):
         df = abs(destination % 10 - origin % 10)
         dr = destination // 10 - origin // 10
         if df != distance or abs(dr) != distance:
-            return f"{text}: a {kind} goes exactly {distance} square(s) diagonally"
+            squares = "square" if distance == 1 else "squares"
+            return f"{text}: a {kind} goes exactly {distance} {squares} diagonally"
         if is_jump and self.in_scoring_phase:
             return f"{text}: there are no jumps in the scoring phase"
         if is_jump and (dr > 0) != (side == k.GREEN):
@@ -345,11 +348,11 @@ def parse_position(game: SaltaGame, text: str) -> SaltaState:
     return SaltaState(game, cells)
 
 
-def render_board(state: SaltaState) -> str:
+def render_board(state: SaltaState, *, marked: Collection[str] = frozenset()) -> str:
     """A readable diagram: ranks 10 to 1 with coordinates, then whose turn or the result.
 
     Cells are two characters wide, or five in the played scoring phase when a square holds one
-    piece of each side (``S1+s3``).
+    piece of each side (``S1+s3``). The squares named in ``marked`` are bracketed (``[ .]``).
     """
     occupants = state.pieces()
     rows = []
@@ -362,11 +365,31 @@ def render_board(state: SaltaState) -> str:
         rows.append((rank, cells))
     width = max(2, *(len(cell) for _, cells in rows for cell in cells))
     lines = [
-        (f"{rank:>2} " + " ".join(c.rjust(width) for c in cells)).rstrip() for rank, cells in rows
+        (
+            f"{rank:>2}"
+            + join_marked(
+                [c.rjust(width) for c in cells],
+                [square_name((rank - 1) * k.WIDTH + f, k.WIDTH) in marked for f in range(k.WIDTH)],
+            )
+        ).rstrip()
+        for rank, cells in rows
     ]
     lines.append("   " + " ".join(letter.rjust(width) for letter in "abcdefghij"))
     lines.append(status_line(state))
     return "\n".join(lines)
+
+
+def moves_left_line(state: SaltaState) -> str | None:
+    """How many moves each side has before the 120-move rule, or ``None`` when it cannot strike."""
+    limit = state.game.options["move_limit"]
+    if limit is None or state.is_over or state.in_scoring_phase:
+        return None
+    assert isinstance(limit, int)
+    green_made, red_made = (state.ply + 1) // 2, state.ply // 2
+    return (
+        f"Moves left before the {limit}-move rule: Green {limit - green_made}, "
+        f"Red {limit - red_made}."
+    )
 
 
 def status_line(state: SaltaState) -> str:
@@ -381,5 +404,9 @@ def status_line(state: SaltaState) -> str:
         phase = " (Red's extra move)"
     elif state.in_scoring_phase:
         green, red = state.scoring_moves
-        phase = f" (scoring phase: Green {green} moves, Red {red} moves)"
+        phase = f" (scoring phase: Green {_moves(green)}, Red {_moves(red)})"
     return f"{side} to move, ply {state.ply + 1}{phase}."
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"

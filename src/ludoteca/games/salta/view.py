@@ -12,6 +12,7 @@ click (the front end offers it as a button).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.grids import square_name
@@ -28,7 +29,9 @@ from ludoteca.games.salta.state import (
     KIND_LETTERS,
     SIDE_NAMES,
     SaltaMove,
+    moves_left_line,
     piece_name,
+    render_board,
     status_line,
 )
 
@@ -38,6 +41,13 @@ if TYPE_CHECKING:
 MARGIN: Final = GRID_MARGIN
 SIDE_STYLES: Final = ("green", "red")
 KIND_SHAPES: Final[tuple[PieceShape, ...]] = ("star", "moon", "sun")
+
+
+def board_text(state: SaltaState, *, marked: Collection[str] = frozenset()) -> str:
+    """The terminal's board: ``marked`` squares bracketed, the status, the moves left."""
+    countdown = moves_left_line(state)
+    board = render_board(state, marked=marked)
+    return board if countdown is None else f"{board}\n{countdown}"
 
 
 def _token_piece(token: str) -> tuple[int, int]:

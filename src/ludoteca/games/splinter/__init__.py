@@ -10,9 +10,9 @@ square it left on the opponent's last turn. When the pieces fall apart into sepa
 the mover chooses. A player left without a square, a cross or a circle loses; when both are left
 so by the same move, more pieces wins, and equal is a tie.
 
-Sources: Ed Nadel's rules (the squares/crosses/circles edition), as kept in the seed text, and
-the readings Ludoteca settled. The board size and the piece-type layout are ours: the designer's
-diagram of the start is not available (see `ludoteca.games.splinter.layout`).
+Sources: Ed Nadel's rules (the squares/crosses/circles edition, 2021), and the readings
+Ludoteca settled. The board size and the piece-type layout are ours: the designer's diagram of
+the start is not available (see `ludoteca.games.splinter.layout`).
 
 Start position (default options; upper case Blue, lower case Red; S square, X cross, O circle)::
 

@@ -25,6 +25,7 @@ The start position on the default board::
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,6 +33,7 @@ import numpy as np
 from ludoteca.core.array_state import Cells
 from ludoteca.core.errors import InvalidStateError
 from ludoteca.core.grids import FILE_LETTERS, parse_square, square_name
+from ludoteca.core.view import join_marked
 from ludoteca.games.splinter import kernels as k
 from ludoteca.games.splinter.layout import (
     PIECES_OF_EACH_TYPE,
@@ -259,14 +261,20 @@ def _read_record(cells: Cells, record_text: str, game: SplinterGame) -> None:
 # -- the diagram ----------------------------------------------------------------------------
 
 
-def board_diagram(cells: Cells, width: int, height: int) -> list[str]:
-    """The board as lines, the top rank first, with rank numbers and file letters."""
+def board_diagram(
+    cells: Cells, width: int, height: int, *, marked: Collection[str] = frozenset()
+) -> list[str]:
+    """The board as lines, the top rank first, with rank numbers and file letters.
+
+    The squares named in ``marked`` are bracketed (``[O X]`` for two side by side).
+    """
     lines = []
     for rank in range(height - 1, -1, -1):
         row = [
             piece_letter(int(code)) if code else "."
             for code in cells[k.BOARD_AT + rank * width : k.BOARD_AT + (rank + 1) * width]
         ]
-        lines.append(f"{rank + 1:>2} {' '.join(row)}")
+        row_marks = [square_name(rank * width + file, width) in marked for file in range(width)]
+        lines.append(f"{rank + 1:>2}{join_marked(row, row_marks)}".rstrip())
     lines.append(f"   {' '.join(FILE_LETTERS[:width])}")
     return lines

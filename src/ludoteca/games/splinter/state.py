@@ -12,6 +12,7 @@ none. With ``first=random`` the game opens with a chance node whose outcomes are
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -279,6 +280,22 @@ class SplinterState(ArrayState):
                 f"No return: the pieces on {', '.join(record[1])} moved {record[0]} last turn "
                 f"and may not be pushed back {back}."
             )
+        lines.append(self._status_line())
+        return "\n".join(lines)
+
+    def board_text(self, marked: Collection[str] = frozenset()) -> str:
+        """The terminal's compact board (see `ludoteca.games.splinter.view.board_text`)."""
+        game = self.game
+        lines = board_diagram(self._cells, game.width, game.height, marked=marked)
+        counts = []
+        for side, letters in ((k.BLUE, "SXO"), (k.RED, "sxo")):
+            numbers = zip(self.counts(side), letters, strict=True)
+            counts.append(f"{SIDE_NAMES[side]} " + " ".join(f"{n}{kind}" for n, kind in numbers))
+        lines.append("Pieces: " + " · ".join(counts) + " (S square, X cross, O circle)")
+        record = self.no_return
+        if record is not None and not self.is_over:
+            back = k.DIRECTION_NAMES[k.opposite(k.DIRECTION_NAMES.index(record[0]))]
+            lines.append(f"No return: {' '.join(record[1])} moved {record[0]}; not back {back}.")
         lines.append(self._status_line())
         return "\n".join(lines)
 

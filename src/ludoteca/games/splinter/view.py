@@ -14,6 +14,7 @@ When a move splits the pieces into tied largest groups, its variants (``h9-NE/k1
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.grids import parse_square, square_name
@@ -38,6 +39,15 @@ MARGIN: Final = GRID_MARGIN
 SIDE_STYLES: Final = ("blue", "red")
 TYPE_SHAPES: Final[tuple[PieceShape, ...]] = ("square", "cross", "circle")
 PIECE_LETTERS: Final = "SXOsxo"  # as in `SplinterState.pieces`
+
+
+def board_text(state: SplinterState, *, marked: Collection[str] = frozenset()) -> str:
+    """The terminal's board, 22 lines on the default board.
+
+    The squares in ``marked`` are bracketed; the pieces left are counted on one line, then come
+    the no-return rule and the status.
+    """
+    return state.board_text(marked)
 
 
 def drawing(state: SplinterState) -> Drawing:

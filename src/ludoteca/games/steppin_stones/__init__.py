@@ -12,7 +12,7 @@ own stones and home tile. A pawn at home retires its suit. All four home wins; a
 (no suit in phase 1, nothing able to move) loses.
 
 Source: Ken Maher's rules of 2004 (KenMGames), for the piecepack game system (piecepack.org),
-kept as seeds/steppin_stones.txt, with the readings Ludoteca settled (docs/rules/steppin_stones.md
+with the readings Ludoteca settled (docs/rules/steppin_stones.md
 says which are ours and why).
 
 Start position (default options; ``[S]`` Suns' home tile, ``SP`` Sun pawn, ``S2`` Sun 2)::

@@ -27,6 +27,7 @@ the front end offers by text when the coin can also move; ``end`` has no click.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.grids import FILE_LETTERS
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from ludoteca.games.steppin_stones.state import SteppinStonesState
 
 CELL_WIDTH = 6
+SHORT_KEY = "Key: S2 coin · s stone · SP pawn, SP+s on a stone · S* ace · [S] home · # hole"
 KEY = (
     "Key: S2 coin showing its value · s stepping stone · SP pawn · SP+s pawn on its stone · "
     "S* ace · [S] home tile · # hole"
@@ -51,8 +53,29 @@ def render(state: SteppinStonesState) -> str:
     return "\n".join([*board_lines(state), KEY, *suit_lines(state), *dice_lines(state)])
 
 
-def board_lines(state: SteppinStonesState) -> list[str]:
-    """The board with file letters and rank numbers, rank 8 (or 10) at the top."""
+def board_text(state: SteppinStonesState, *, marked: Collection[str] = frozenset()) -> str:
+    """The terminal's board: at most 21 lines on the standard board.
+
+    The spaces in ``marked`` are in angle brackets; under the board come a short key, one line
+    per suit, and the dice in a few lines (each die's uses cut to one line; ``moves`` lists
+    them all).
+    """
+    lines = board_lines(state, marked=marked)
+    lines.append(SHORT_KEY)
+    lines += suit_lines(state)
+    lines += [_fit(line) for line in dice_lines(state, compact=True)]
+    return "\n".join(lines)
+
+
+def _fit(line: str, width: int = 79) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def board_lines(state: SteppinStonesState, *, marked: Collection[str] = frozenset()) -> list[str]:
+    """The board with file letters and rank numbers, rank 8 (or 10) at the top.
+
+    The spaces named in ``marked`` are shown in angle brackets (``<SP>``).
+    """
     layout = state.layout
     size = layout.size
     files = "    " + "".join(letter.center(CELL_WIDTH) for letter in FILE_LETTERS[:size])
@@ -68,6 +91,8 @@ def board_lines(state: SteppinStonesState) -> list[str]:
                 token = "#"
             elif home is not None:
                 token = f"[{SUITS[home] if token == '.' else token}]"
+            if layout.names[square] in marked:
+                token = f"<{token}>"
             cells.append(token.center(CELL_WIDTH))
         lines.append(f"{rank + 1:>2}  {''.join(cells)}  {rank + 1}".rstrip())
     lines.append(files.rstrip())
@@ -109,34 +134,47 @@ def suit_lines(state: SteppinStonesState) -> list[str]:
     return lines
 
 
-def dice_lines(state: SteppinStonesState) -> list[str]:
-    """Which dice are in which phase this turn, and what each one left can still do."""
+def dice_lines(state: SteppinStonesState, *, compact: bool = False) -> list[str]:
+    """Which dice are in which phase this turn, and what each one left can still do.
+
+    ``compact`` (the terminal after every move) puts the explanations on the first line and
+    leaves one line per die.
+    """
     outcome = state.outcome
     if outcome is not None:
         verdict = "Won" if outcome.winner == 0 else "Lost"
         return [f"{verdict}: {outcome.reason}."]
     stage = state.stage
+    later = state.phase_two_dice
     if stage == c.ROLL1:
         lines = [f"Next: roll the phase-1 dice: {_names(state.rolling_suits)}{_typed(state)}."]
-    elif stage == c.PLAY1:
+        if not compact:
+            lines.append(_phase_two_note(later))
+        return lines
+    if stage == c.ROLL2:
+        return [f"Next: roll the phase-2 dice: {_names(later)}{_typed(state)}."]
+    if compact:
+        if stage == c.PLAY1:
+            after = f"; phase-2 dice after it: {_names(later)}" if later else ""
+            heading = f"Phase-1 dice{after}. Type a move, or end to finish phase 1."
+            return [heading, *_phase_one_dice(state)]
+        return ["Phase-2 dice: steps left. Type a move, or end the turn.", *_phase_two_dice(state)]
+    if stage == c.PLAY1:
         lines = ["Phase-1 dice (colour does not matter, except for the suit face *):"]
         lines += _phase_one_dice(state)
-    elif stage == c.ROLL2:
-        return [f"Next: roll the phase-2 dice: {_names(state.phase_two_dice)}{_typed(state)}."]
-    else:
-        lines = ["Phase-2 dice (steps left, spent on that suit's stones and pawn):"]
-        lines += _phase_two_dice(state)
-        lines.append("Type a move, or end to finish the turn (or resign).")
-        return lines
-    later = state.phase_two_dice
-    lines.append(
-        f"Phase-2 dice this turn: {_names(later)}, rolled after phase 1."
-        if later
-        else "No phase-2 dice this turn."
-    )
-    if stage == c.PLAY1:
+        lines.append(_phase_two_note(later))
         lines.append("Type a move, or end to finish phase 1 (or resign).")
+        return lines
+    lines = ["Phase-2 dice (steps left, spent on that suit's stones and pawn):"]
+    lines += _phase_two_dice(state)
+    lines.append("Type a move, or end to finish the turn (or resign).")
     return lines
+
+
+def _phase_two_note(later: tuple[int, ...]) -> str:
+    if later:
+        return f"Phase-2 dice this turn: {_names(later)}, rolled after phase 1."
+    return "No phase-2 dice this turn."
 
 
 def _typed(state: SteppinStonesState) -> str:

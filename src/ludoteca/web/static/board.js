@@ -333,7 +333,10 @@ $("hint").addEventListener("click", async () => {
       body: JSON.stringify({ token: tokenFor(game.to_move) }),
     });
     const chance = Math.round(hint.win_chance * 100);
-    $("hint-text").textContent = `Hint: ${hint.move} (about ${chance}% to win)`;
+    $("hint-text").textContent =
+      hint.estimate === "win chance"
+        ? `Hint: ${hint.move} (about ${chance}% to win)`
+        : `Hint: ${hint.move} (${hint.meaning})`;
   } catch (failure) {
     $("hint-text").textContent = "";
     say(failure.message);
