@@ -85,6 +85,19 @@ def test_a_short_run_plays_watches_and_replays_every_game(
     assert status == 0
 
 
+def test_a_rate_spreads_the_moves_like_players_who_think(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with running_server(tmp_path / "games.sqlite3") as base:
+        status, report = loadtest_json(
+            capsys, base, "--games", "4", "--watchers", "0", "--seconds", "3", "--rate", "8"
+        )
+    assert status == 0 and report["errors"] == 0 and report["rate"] == 8
+    # 8 moves a second for 3 s: each game moves every half second, no faster.
+    assert 12 <= report["moves"] <= 8 * 3 + 4, report["moves"]
+    assert report["games_replayed"] == report["games_created"]
+
+
 def test_the_table_names_the_figures_and_a_solitaire_has_one_seat(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -259,6 +272,8 @@ def test_ctrl_c_stops_the_run_and_still_reports(tmp_path: Path) -> None:
         (["http://127.0.0.1:8000", "--seconds", "0"], "--seconds must be above 0"),
         (["http://127.0.0.1:8000", "--seconds", "nan"], "--seconds must be above 0"),
         (["http://127.0.0.1:8000", "--timeout", "0"], "--timeout must be above 0"),
+        (["http://127.0.0.1:8000", "--rate", "-1"], "--rate must be from 0 to 100,000"),
+        (["http://127.0.0.1:8000", "--rate", "nan"], "--rate must be from 0"),
         (["http://127.0.0.1:8000", "--game", "chess"], "unknown game 'chess'; accepted: "),
     ],
 )

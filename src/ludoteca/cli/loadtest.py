@@ -52,6 +52,7 @@ MAX_GAMES = 2_000
 MAX_WATCHERS = 5_000
 MAX_SECONDS = 3_600
 MAX_TIMEOUT = 600
+MAX_RATE = 100_000
 DEFAULT_TIMEOUT = 30.0
 STOP_GRACE_S = 5.0
 """After the time is up, requests already sent get this long to be answered."""
@@ -117,6 +118,15 @@ def add_loadtest_parser(commands: Any) -> None:
         metavar="GAME",
         help="play only this game (repeatable; default: every game in turn)",
     )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        metavar="MOVES_PER_S",
+        help="ask for this many moves per second in all, each game moving every GAMES/RATE "
+        "seconds like a player who thinks (default 0: each game moves as soon as it is "
+        "answered, which measures capacity)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the random moves")
     parser.add_argument(
         "--timeout",
@@ -161,6 +171,12 @@ class Settings:
     seats: dict[str, int]
     seed: int
     timeout: float
+    rate: float = 0.0
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two moves of one game with ``--rate`` (0: no pacing)."""
+        return self.games / self.rate if self.rate else 0.0
 
 
 def settings_from(arguments: argparse.Namespace) -> Settings:
@@ -179,6 +195,10 @@ def settings_from(arguments: argparse.Namespace) -> Settings:
     if not 0 < arguments.seconds <= MAX_SECONDS:  # also refuses nan
         raise LoadTestError(
             f"--seconds must be above 0 and at most {MAX_SECONDS:,}; got {arguments.seconds:g}"
+        )
+    if not 0 <= arguments.rate <= MAX_RATE:  # also refuses nan
+        raise LoadTestError(
+            f"--rate must be from 0 to {MAX_RATE:,} moves per second; got {arguments.rate:g}"
         )
     if not 0 < arguments.timeout <= MAX_TIMEOUT:
         raise LoadTestError(
@@ -204,6 +224,7 @@ def settings_from(arguments: argparse.Namespace) -> Settings:
         seats={game_id: game_class(game_id).num_players for game_id in ids},
         seed=seed,
         timeout=arguments.timeout,
+        rate=arguments.rate,
     )
 
 
@@ -329,6 +350,7 @@ class Slot:
     client: httpx.AsyncClient
     track: Track | None = None
     new_game: asyncio.Event = field(default_factory=asyncio.Event)
+    next_move_at: float = 0.0  # with --rate: when this slot's next move is due
 
     def start(self, track: Track) -> None:
         """Play ``track`` now and wake the watchers that wait for it."""
@@ -582,6 +604,8 @@ class LoadTest:
                 measures.error("unexpected answer", f"game {track.id}: no person to move")
                 track.over = True  # leave it (the replay check still checks it)
                 return
+            if not await self._wait_turn(slot):
+                break
             move: str = rng.choice(legal)
             body = json.dumps({"move": move, "token": track.tokens[seat], "ply": state["ply"]})
             sent = time.perf_counter()
@@ -617,6 +641,24 @@ class LoadTest:
                 await self._pause(BACKOFF_S)
                 await self._resync(slot, track)
         slot.target = track.target
+
+    async def _wait_turn(self, slot: Slot) -> bool:
+        """With ``--rate``, wait until the slot's next move is due; ``False`` once stopping.
+
+        The slots' moves are spread evenly: slot ``i`` starts ``i / rate`` seconds in, then
+        moves every ``games / rate`` seconds. A slot that fell behind (a slow answer) moves at
+        once and keeps its pace from then on, without a burst to catch up.
+        """
+        interval = self.settings.interval
+        if not interval:
+            return not self.stopping
+        now = time.perf_counter()
+        if not slot.next_move_at:
+            slot.next_move_at = now + slot.index / self.settings.rate
+        if slot.next_move_at > now:
+            await self._pause(slot.next_move_at - now)
+        slot.next_move_at = max(slot.next_move_at, time.perf_counter()) + interval
+        return not self.stopping
 
     def _check_reply(self, track: Track, game: dict[str, Any], ply: int, move: str) -> None:
         """Check that the answer to a move holds it where it was played (one look, not a scan)."""
@@ -958,6 +1000,7 @@ def report_fields(test: LoadTest) -> dict[str, Any]:
         "games": settings.games,
         "watchers": settings.watchers,
         "seed": settings.seed,
+        "rate": settings.rate or None,
         "moves": measures.moves,
         "moves_per_s": round(measures.moves / duration, 1),
         "latency_ms": {
@@ -1009,6 +1052,10 @@ def print_report(console: Console, fields: dict[str, Any]) -> None:
         ("servers", "\n".join(fields["urls"])),
         ("duration", f"{fields['seconds']:.1f} s of {fields['seconds_requested']:g}{interrupted}"),
         ("games / watchers asked", f"{fields['games']:,} / {fields['watchers']:,}"),
+        (
+            "moves/s asked (--rate)",
+            "as fast as answered" if fields["rate"] is None else f"{fields['rate']:,g}",
+        ),
         ("moves acknowledged", f"{fields['moves']:,}"),
         ("moves/s", f"{fields['moves_per_s']:,.1f}"),
         ("move latency p50 / p95 / p99 / max (ms)", _triple(fields["latency_ms"])),

@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
@@ -28,6 +28,7 @@ import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web import api, pages
 from ludoteca.web.errors import RetryLaterError, http_error
+from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
 from ludoteca.web.guards import (
     BodyLimit,
     RateLimiter,
@@ -139,6 +140,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_exception)
     app.add_exception_handler(Exception, _unexpected_error)
+    app.add_middleware(MoveFastPath)  # innermost: after the body limit, with the headers
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)
     return app
@@ -183,18 +185,17 @@ def create_app_from_environment() -> FastAPI:
     return create_app(os.environ.get(ENV_DB) or None, settings=settings)
 
 
-MAX_MESSAGE = 500
-
-
 def _answer(
     request: Request, status: int, message: str, headers: dict[str, str] | None = None
 ) -> Response:
-    if len(message) > MAX_MESSAGE:  # never echo a huge input back
-        message = message[:MAX_MESSAGE] + "…"
     if request.url.path.startswith("/api") or "application/json" in request.headers.get(
         "accept", ""
     ):
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+        return Response(
+            error_json(message), status_code=status, headers=headers, media_type="application/json"
+        )
+    if len(message) > MAX_MESSAGE:  # never echo a huge input back
+        message = message[:MAX_MESSAGE] + "…"
     page = pages.error_page(request, status, message)
     page.headers.update(headers or {})
     return page
