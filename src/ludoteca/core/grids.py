@@ -8,7 +8,7 @@ bottom to top, as seen by player 0. A square's index is ``(rank - 1) * width + (
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -18,9 +18,10 @@ SQUARE_PATTERN = r"[a-z][1-9][0-9]?"
 _SQUARE = re.compile(r"([a-z])([1-9][0-9]?)")
 
 
+@lru_cache(maxsize=4096)  # drawing a board names each square several times
 def square_name(index: int, width: int) -> str:
     """The name of square ``index`` on a board ``width`` files wide, e.g. 0 -> ``"a1"``."""
-    rank, file = divmod(index, width)
+    rank, file = divmod(int(index), width)
     return f"{FILE_LETTERS[file]}{rank + 1}"
 
 

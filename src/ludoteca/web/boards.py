@@ -30,7 +30,8 @@ class Board:
 
     Attributes:
         svg: The board as SVG markup, or ``None`` when the game has no drawing yet.
-        text: The text diagram (``str(state)``), always available.
+        text: The text diagram (``str(state)``) when there is no SVG, else ``None`` (the page
+            shows one or the other; drawing both cost a fifth of a board).
         status: One line: whose turn, or the result.
         notes: Further lines shown beside the board.
         dice: The dice as dictionaries (see `ludoteca.web.svg.die_faces`).
@@ -38,7 +39,7 @@ class Board:
     """
 
     svg: str | None
-    text: str
+    text: str | None
     status: str
     notes: tuple[str, ...] = ()
     dice: list[dict[str, object]] = field(default_factory=list)
@@ -121,7 +122,7 @@ def board_of(
         return Board(svg=None, text=str(state), status=status, click_paths=paths)
     return Board(
         svg=render_svg(drawing, highlight=highlight, title=f"{state.game.name} board"),
-        text=str(state),
+        text=None,
         status=status or drawing.status,
         notes=tuple(drawing.notes),
         dice=die_faces(drawing.dice),

@@ -90,7 +90,7 @@ class LaneSize:
 
 
 DEFAULT_LANES = {
-    QUICK: LaneSize(workers=1, queue=256, niceness=2),
+    QUICK: LaneSize(workers=1, queue=256, niceness=0),
     DEEP: LaneSize(workers=2, queue=256, niceness=10),
     HINTS: LaneSize(workers=1, queue=8, niceness=10),
 }
