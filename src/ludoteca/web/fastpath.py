@@ -16,10 +16,11 @@ import json
 import re
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.errors import RetryLaterError, http_error
+from ludoteca.web.guards import replay_body
 
 _MOVES_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,64})/moves")
 _QUERIES = {b"": False, b"board=true": True, b"board=false": False}
@@ -80,7 +81,7 @@ class MoveFastPath:
             return  # the client went away
         request = _well_formed(body)
         if request is None:
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay_body(body, receive), send)
             return
         move, token, ply = request
         service = scope["app"].state.service
@@ -106,20 +107,6 @@ async def _read_body(receive: Receive) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that gives the body already read, then what the client sends next."""
-    delivered = False
-
-    async def replay() -> Message:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 async def _send_json(

@@ -130,29 +130,22 @@ settings_table = Table(
 
 
 # The statements of every move, built once (building them is a good part of a write's cost).
-_GAME_AT_VERSION = (games_table.c.id == bindparam("game_id")) & (
-    games_table.c.version == bindparam("based_on")
-)
-_BUMP_MOVES = (
-    update(games_table)
-    .where(_GAME_AT_VERSION)
-    .values(
-        version=bindparam("based_on") + 1,
-        updated=bindparam("updated"),
-        move_count=bindparam("move_count"),
-        result=bindparam("result"),
+def _bump_statement(*columns: str) -> Any:
+    """UPDATE games to the next version, only where it is still at ``:based_on``."""
+    return (
+        update(games_table)
+        .where(games_table.c.id == bindparam("game_id"))
+        .where(games_table.c.version == bindparam("based_on"))
+        .values(
+            version=bindparam("based_on") + 1,
+            updated=bindparam("updated"),
+            **{column: bindparam(column) for column in columns},
+        )
     )
-)
-_BUMP_RESIGNED = (
-    update(games_table)
-    .where(_GAME_AT_VERSION)
-    .values(
-        version=bindparam("based_on") + 1,
-        updated=bindparam("updated"),
-        resigned=bindparam("resigned"),
-        result=bindparam("result"),
-    )
-)
+
+
+_BUMP_MOVES = _bump_statement("move_count", "result")
+_BUMP_RESIGNED = _bump_statement("resigned", "result")
 _INSERT_MOVE = insert(moves_table)
 _ANNOUNCE_EVENT = insert(events_table)
 _ANNOUNCE_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
