@@ -7,7 +7,9 @@ Every write to the games database announces ``(game id, new version)`` in its ow
   ``LISTEN`` on one connection. Notifications are transactional and need no other service, which
   is why Ludoteca uses them rather than Redis pub/sub; they arrive within milliseconds.
 - **SQLite**: a row in the ``events`` table, read here every `POLL_SECONDS`; several processes on
-  one file see each other's moves within that delay. Old rows are pruned.
+  one file see each other's moves within that delay. Old rows are pruned, and the write-ahead
+  log is checkpointed here every `CHECKPOINT_SECONDS` (`GameStore.checkpoint`) rather than in
+  the commit of a move.
 
 A listener that loses its connection reconnects and then asks the service to check every game
 it holds (`on_resync`), since announcements made meanwhile were missed.
@@ -30,6 +32,7 @@ from ludoteca.web.storage import NOTIFY_CHANNEL, GameStore
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.2
+CHECKPOINT_SECONDS = 0.5
 PRUNE_EVERY_SECONDS = 60.0
 KEEP_EVENTS_SECONDS = 600.0
 RECONNECT_SECONDS = 1.0
@@ -68,7 +71,7 @@ class ChangeFeed:
     async def _listen_sqlite(self) -> None:
         loop = asyncio.get_running_loop()
         seq: int | None = None
-        pruned = time.monotonic()
+        pruned = checkpointed = time.monotonic()
         while True:
             try:
                 if seq is None:
@@ -77,6 +80,9 @@ class ChangeFeed:
                 for number, game_id, version in events:
                     self._on_change(game_id, version)
                     seq = number
+                if time.monotonic() - checkpointed > CHECKPOINT_SECONDS:
+                    checkpointed = time.monotonic()
+                    await loop.run_in_executor(self._executor, self._store.checkpoint)
                 if time.monotonic() - pruned > PRUNE_EVERY_SECONDS:
                     pruned = time.monotonic()
                     await loop.run_in_executor(
