@@ -37,6 +37,7 @@ from ludoteca.ai import (
     mcts,
 )
 from ludoteca.ai.levels import LEVELS, BlunderingAgent, level_setting
+from ludoteca.core.chance import sample_outcome
 from ludoteca.games.pente_grammai.solution import solve
 from ludoteca.games.steppin_stones.planner import expert_move
 from tests.core.toy_games import TakeAwayGame, ToyDiceGame
@@ -230,6 +231,33 @@ def test_seeded_agents_are_deterministic(game_id: str) -> None:
         return texts
 
     assert moves(5) == moves(5)
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_different_seeds_give_different_play(game_id: str) -> None:
+    """Same-seed equality alone is passed by an agent that ignores its seed (or plays one fixed
+    line): here the seed must matter. A small budget leaves the tie orders and rollouts that
+    the seed drives to decide; the dice come from one fixed generator, so only the agents
+    differ."""
+    game = ludoteca.make(game_id)
+
+    def moves(seed: int) -> tuple[str, ...]:
+        agent = MCTSAgent(game, iterations=8, rollout_plies=4, seed=seed)
+        dice = random.Random(0)
+        state, texts = game.initial_state(), []
+        for _ in range(40):
+            if state.is_over:
+                break
+            if state.to_move == ludoteca.CHANCE:
+                move = sample_outcome(state, dice)
+            else:
+                move = agent.choose(state)
+            texts.append(move.text)
+            state = state.apply(move)
+        return tuple(texts)
+
+    assert moves(1) == moves(1)
+    assert len({moves(seed) for seed in range(1, 5)}) > 1
 
 
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)
