@@ -7,6 +7,12 @@ probabilities at chance nodes), and the position text after each move. Random ga
 phase 1 and the stone shuffling of phase 2; games played by the planner (with random moves
 mixed in, as the levels do) also bring pawns home, retire suits and win; the scenario
 positions add dead ends and pawns next to their home tiles.
+
+Before this reference the random-play check was a snapshot the engine wrote itself
+(``data/playthroughs.txt``). A mutant that never marks a value die used (``_use_value_die``
+setting 0 instead of 1) made ``test_planner.py`` loop for ever, since the dice never run out;
+the suite's per-test timeout now fails that test after 300 s, and the tests here fail at once
+(the position text after a value move lacks its ``-``).
 """
 
 from __future__ import annotations
