@@ -21,8 +21,8 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests tools
+	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
 
 bench: $(STAMP)
