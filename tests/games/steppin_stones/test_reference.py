@@ -158,6 +158,54 @@ def test_more_planned_games_agree_with_the_reference(options: dict[str, object],
     assert sum(p.to_text().count("P+") for p in positions) > 0  # pawns walked on stones
 
 
+# A pawn arrives home while coins and pawns stand all around: the arrival may retire its suit
+# and nothing else. A mutant that cleared the cell ``BUDGET_AT >> suit`` instead of the suit's
+# budget (a stone on d4 or h7, or the pawn on d2, vanished) survived every other test.
+ARMS_HOME_LAST = """
+8 SP .  .  .  .  .  .  MP
+7 .  .  s  .  .  .  .  .
+6 s  s  s  .  .  m  m  m
+5 .  .  .  .  .  .  .  .
+4 .  s  .  m  .  .  .  .
+3 a  a  .  .  .  c  c  c
+2 .  .  AP+a .  .  c  .  .
+1 .  .  a  a  m  c  .  CP
+"""
+CROWNS_HOME_LAST = """
+8 SP .  .  .  .  .  .  MP
+7 .  .  s  .  .  .  .  m
+6 s  s  s  .  .  m  m  .
+5 .  .  .  .  .  .  .  .
+4 .  s  .  .  .  .  .  m
+3 a  a  .  .  .  c  CP+c c
+2 .  .  a  .  .  c  .  .
+1 AP .  a  a  m  c  .  .
+"""
+MOONS_HOME_BESIDE_THE_ARMS = """
+8 SP .  .  .  .  .  .  .
+7 .  .  s  .  .  .  .  .
+6 s  s  s  .  .  m  MP+m m
+5 .  .  .  .  .  .  .  .
+4 .  s  .  .  .  .  .  m
+3 a  a  .  .  .  c  c  c
+2 .  .  a  AP+a .  c  .  .
+1 .  .  a  .  m  c  .  CP
+"""
+
+# The Suns alone are in play: their stones are walled in, and the pawn's one step left is onto
+# its stone on a1, the board's first square. A dead-position check that skipped square 0 (a
+# mutant testing ``nxt != 0`` for ``nxt >= 0``) ended this game.
+ONE_STEP_TO_A1 = """
+8 .  .  .  .  .  m  s  s
+7 .  .  .  .  .  .  MP s
+6 .  .  .  .  .  .  .  m
+5 .  .  a  c  c  c  c  .
+4 .  .  a  m  m  m  .  .
+3 c  .  .  a  .  .  .  .
+2 SP+s a  .  .  .  .  .  .
+1 s  AP+a .  .  .  .  .  CP
+"""
+
 _BUDGETS = "play2 S6 M1 C1 A1"
 SCENARIOS: dict[str, tuple[dict[str, object], str]] = {
     "phase-two-roll": ({}, position(PHASE_TWO, "roll2 S M C A")),
@@ -169,6 +217,10 @@ SCENARIOS: dict[str, tuple[dict[str, object], str]] = {
     "ace-next-door": ({"aces": 4, "aces_as_stones": True}, position(ACE_NEXT_DOOR, _BUDGETS)),
     "ace-next-door-no-stepping": ({"aces": 4}, position(ACE_NEXT_DOOR, _BUDGETS)),
     "large-phase-two": ({"large_board": True}, position(LARGE_PHASE_TWO, "play2 S6 M3 C1 A2")),
+    "arms-home-last": ({}, position(ARMS_HOME_LAST, "play2 A2")),
+    "crowns-home-last": ({}, position(CROWNS_HOME_LAST, "play2 C1")),
+    "moons-home-beside-the-arms": ({}, position(MOONS_HOME_BESIDE_THE_ARMS, "play2 M1 A1")),
+    "one-step-to-a1": ({}, position(ONE_STEP_TO_A1, "roll2 S")),
 }
 
 
@@ -178,6 +230,19 @@ def test_scenario_positions_agree_with_the_reference(options: dict[str, object],
     state = game.parse_state(text)
     assert check_against_the_reference(state, every_roll=True) > 0 or state.is_over
     play_and_check(state, random.Random(5))
+
+
+@pytest.mark.parametrize("start", [None, "null-in-the-way", "phase-two-roll"])
+def test_random_rollouts_end_in_positions_the_reference_agrees_with(start: str | None) -> None:
+    """MCTS's rollouts run whole in the kernels, dice included, without the Python layer: where
+    they stop, the position must be one the rules can reach and the reference agrees with."""
+    game = ludoteca.make("steppin_stones", max_turns=30)
+    state = game.initial_state() if start is None else game.parse_state(SCENARIOS[start][1])
+    for plies in (1, 2, 3, 5, 8, 13, 40):
+        for seed in range(3):
+            end = state.random_rollout(plies, seed)
+            assert game.parse_state(end.to_text()) == end
+            check_against_the_reference(end)
 
 
 def test_resigning_agrees_with_the_reference() -> None:
