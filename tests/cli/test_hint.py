@@ -36,7 +36,7 @@ def test_the_hint_is_the_level_five_move(
     assert "g11-SW" not in weakest  # the test tells the levels apart
 
     saved = tmp_path / "position.json"
-    records.save(records.create(state.game, [], start=state), saved)
+    records.save(records.create(state.game, [], start=state, players=["human", "human"]), saved)
     status, out = run_combined(capsys, ["play", "--load", str(saved)], "hint")
     assert status == 0
     found = re.search(r"Hint: (\S+) \(estimated win chance (\d+%)\)", out)
