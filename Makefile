@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshots clean
+.PHONY: run test lint bench mutants screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,16 +21,23 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests tools
+	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/ludoteca bench
+
+# Mutation testing (Cosmic Ray) of the rules kernels and the web server, on demand: hours for
+# every mutant on two cores. MUTANTS_ARGS="--targets steppin_stones --sample 20" measures a
+# seeded sample (docs/testing.md). Works in a copy under .mutants/.
+mutants: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,mutants]'
+	$(BIN)/python tools/mutants.py $(MUTANTS_ARGS)
 
 # PNGs of each game's board page for the README (needs Chromium at /usr/bin/chromium).
 screenshots: $(STAMP)
 	$(BIN)/python -m tests.web.screenshots docs/images
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .mutants

@@ -2,7 +2,9 @@
 
 Making a game and playing, listing and refusing moves (`make_game`, `play`, `moves`, `refused`);
 driving the ``ludoteca`` command with typed lines (`typed`, `run`, `run_combined`); games built by
-hypothesis one drawn legal move at a time (`played_games`, `played_states`); perft with its
+hypothesis one drawn legal move at a time (`played_games`, `played_states`), positions from the
+middle of random games (`midgame_states`) and the share of finished games a strategy draws
+(`finished_share`); perft with its
 per-move split (`read_perft_cases`, `perft`, `divide`, `assert_perft`); and the board field of
 diagram positions (`diagram_board`). What is particular to one game (its game and state types,
 drawing its positions, its reference) stays with that game's tests.
@@ -10,12 +12,15 @@ drawing its positions, its reference) stays with that game's tests.
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias, TypeVar
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import ludoteca
@@ -121,6 +126,65 @@ def played_games(draw: st.DrawFn, starts: Starts, max_plies: int) -> list[ludote
 def played_states(starts: Starts, max_plies: int) -> st.SearchStrategy[ludoteca.State]:
     """The last position of a game drawn by `played_games`."""
     return played_games(starts, max_plies).map(lambda states: states[-1])
+
+
+@functools.lru_cache(maxsize=1024)
+def random_game(start: ludoteca.State, seed: int) -> tuple[ludoteca.State, ...]:
+    """Every position of the game played from ``start`` by uniformly random moves (chance
+    outcomes included, each legal move alike) with ``random.Random(seed)``, to its end."""
+    rng = random.Random(seed)
+    states = [start]
+    while not states[-1].is_over:
+        states.append(states[-1].apply(rng.choice(states[-1].legal_moves())))
+    return tuple(states)
+
+
+@st.composite
+def midgame_states(
+    draw: st.DrawFn, starts: Sequence[ludoteca.State], *, extra_plies: int = 6
+) -> ludoteca.State:
+    """A position from anywhere in a game, its end included one time in ten.
+
+    A random game (`random_game`, one of 64 seeds) is played from one of ``starts`` to its end;
+    the example is a running position drawn uniformly along it, followed by up to
+    ``extra_plies`` moves drawn by index into ``legal_moves()`` that do not end the game, or
+    the game's final position one time in ten.
+    Games built move by move from the start end early when options shorten them; these reach
+    every stage of a game, and `event` reports whether each example is finished
+    (``pytest --hypothesis-show-statistics``).
+    """
+    pick = random.Random(draw(st.integers(0, 2**32 - 1)))  # uniform draws from a drawn seed
+    game = random_game(draw(st.sampled_from(starts)), pick.randrange(64))
+    state = game[-1] if pick.random() < 0.1 else game[pick.randrange(len(game) - 1)]
+    for _ in range(draw(st.integers(0, extra_plies)) if not state.is_over else 0):
+        legal = state.legal_moves()
+        after = state.apply(legal[draw(st.integers(0, len(legal) - 1))])
+        if after.is_over:  # the ends come from the games' own final positions
+            break
+        state = after
+    event("finished game" if state.is_over else "running game")
+    return state
+
+
+def finished_share(states: st.SearchStrategy[ludoteca.State], examples: int = 60) -> float:
+    """The share of finished games among ``examples`` positions drawn from ``states``
+    (derandomized, so the figure is the same on every run)."""
+    finished: list[bool] = []
+
+    @settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(states)
+    def draw(state: ludoteca.State) -> None:
+        finished.append(state.is_over)
+
+    draw()
+    assert len(finished) >= examples // 2
+    return sum(finished) / len(finished)
 
 
 # -- perft ----------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Solved facts for the searching agents: they take a win in one and avoid a loss in one.
+"""Solved facts for the searching agents: they take a win in one and avoid a loss in one, and
+they find wins that lie several plies deep.
 
 Most positions were found by scanning seeded random games for decision nodes where only some
 moves win at once (or only some moves leave the opponent no winning reply); those marked so were
@@ -10,6 +11,12 @@ Games without a loss in one to avoid: in Pente Grammai whether the opponent wins
 its roll, so no loss in one is ever certain; in Salt 'n' Pepper a loss in one can only be put off
 by one move (the other side's last piece then goes home anyway), so every move loses; and
 Steppin' Stones has no opponent.
+
+MCTS plays a win in one before any search (`ludoteca.ai.mcts._winning_move`), so the win-in-one
+table alone says nothing about its search: a sign error in the backed-up value passed all six of
+its positions. The search proper is therefore tested with that shortcut switched off (the same
+table, every move now found by the backed-up values) and on wins several plies deep, in a solved
+toy game where the one winning move's win comes only three to seven plies later.
 """
 
 from __future__ import annotations
@@ -19,11 +26,21 @@ import random
 import pytest
 
 import ludoteca
-from ludoteca.ai import Agent, AgentError, AlphaBetaAgent, ExpertAgent, MCTSAgent, hint, make_agent
+from ludoteca.ai import (
+    Agent,
+    AgentError,
+    AlphaBetaAgent,
+    ExpertAgent,
+    MCTSAgent,
+    hint,
+    make_agent,
+    mcts,
+)
 from ludoteca.ai.levels import LEVELS, BlunderingAgent, level_setting
+from ludoteca.core.chance import sample_outcome
 from ludoteca.games.pente_grammai.solution import solve
 from ludoteca.games.steppin_stones.planner import expert_move
-from tests.core.toy_games import ToyDiceGame
+from tests.core.toy_games import TakeAwayGame, ToyDiceGame
 
 # (game, options, position text, the moves that win at once, number of legal moves)
 WIN_IN_ONE = [
@@ -103,6 +120,63 @@ def test_search_takes_an_immediate_win(
         assert agent.choose(state).text in winning, agent.name
 
 
+# In the Salt 'n' Pepper position the other move wins a turn later whatever Pepper does, so
+# only the shortcut (rightly) prefers the win now: the search values both the same.
+SEARCHED_WIN_IN_ONE = [case for case in WIN_IN_ONE if case[0] != "salt_n_pepper"]
+
+
+@pytest.mark.parametrize(("game_id", "options", "text", "winning", "count"), SEARCHED_WIN_IN_ONE)
+def test_mcts_finds_the_immediate_win_by_search_with_its_shortcut_off(
+    game_id: str,
+    options: dict[str, object],
+    text: str,
+    winning: set[str],
+    count: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The backed-up values alone must rank the winning move first.
+
+    Mutants this catches (all passed the table above, which the shortcut answers): the backup
+    subtracting the returns (``sums[player] -= reward``), selection maximising the opponent's
+    mean, and the root choosing the least-visited child.
+    """
+    monkeypatch.setattr(mcts, "_winning_move", lambda state: None)
+    state = ludoteca.make(game_id, **options).parse_state(text)
+    assert len(state.legal_moves()) == count
+    result = MCTSAgent(state.game, iterations=1000, seed=3).search(state)
+    assert result.iterations > 1  # searched, not answered by the shortcut
+    assert result.move.text in winning
+    assert result.value > 0.5  # a sure win is worth close to +1 to the mover
+
+
+TAKE_AWAY = TakeAwayGame()
+
+
+@pytest.mark.parametrize("mover", [0, 1])
+@pytest.mark.parametrize(("pile", "winning"), [(5, "take-1"), (6, "take-2"), (11, "take-3")])
+def test_mcts_finds_a_win_several_plies_deep(pile: int, winning: str, mover: int) -> None:
+    """Take-away from 5, 6 or 11 stones: one move leaves the opponent a multiple of 4, and the
+    win comes 3 (5 and 6 stones) or 7 plies (11) later; no move wins at once. Both seats play
+    it, so a backup that credits player 0 whoever chose fails too."""
+    state = TAKE_AWAY.parse_state(f"{pile} {mover}")
+    assert all(not state.apply(move).is_over for move in state.legal_moves())
+    for seed in range(3):
+        result = MCTSAgent(TAKE_AWAY, iterations=1000, seed=seed).search(state)
+        assert result.move.text == winning, (seed, result.visits)
+        assert result.value > 0.5
+        assert result.visits[winning] == max(result.visits.values())
+
+
+@pytest.mark.parametrize("mover", [0, 1])
+@pytest.mark.parametrize("pile", [4, 8])
+def test_mcts_knows_a_lost_position_is_lost(pile: int, mover: int) -> None:
+    """A multiple of 4 loses whatever the mover does: its value must come out clearly negative
+    (a sign error in the backup turns it positive)."""
+    state = TAKE_AWAY.parse_state(f"{pile} {mover}")
+    result = MCTSAgent(TAKE_AWAY, iterations=1000, seed=1).search(state)
+    assert result.value < -0.5
+
+
 @pytest.mark.parametrize(("game_id", "options", "text", "safe"), AVOID_LOSS_IN_ONE)
 def test_search_avoids_an_immediate_loss(
     game_id: str, options: dict[str, object], text: str, safe: set[str]
@@ -157,6 +231,33 @@ def test_seeded_agents_are_deterministic(game_id: str) -> None:
         return texts
 
     assert moves(5) == moves(5)
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_different_seeds_give_different_play(game_id: str) -> None:
+    """Same-seed equality alone is passed by an agent that ignores its seed (or plays one fixed
+    line): here the seed must matter. A small budget leaves the tie orders and rollouts that
+    the seed drives to decide; the dice come from one fixed generator, so only the agents
+    differ."""
+    game = ludoteca.make(game_id)
+
+    def moves(seed: int) -> tuple[str, ...]:
+        agent = MCTSAgent(game, iterations=8, rollout_plies=4, seed=seed)
+        dice = random.Random(0)
+        state, texts = game.initial_state(), []
+        for _ in range(40):
+            if state.is_over:
+                break
+            if state.to_move == ludoteca.CHANCE:
+                move = sample_outcome(state, dice)
+            else:
+                move = agent.choose(state)
+            texts.append(move.text)
+            state = state.apply(move)
+        return tuple(texts)
+
+    assert moves(1) == moves(1)
+    assert len({moves(seed) for seed in range(1, 5)}) > 1
 
 
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)

@@ -261,3 +261,19 @@ def test_is_saved_game_tells_records_from_other_files(tmp_path: Path) -> None:
     assert records.is_saved_game(saved)
     assert not records.is_saved_game(other)
     assert not records.is_saved_game(tmp_path / "missing.json")
+
+
+def test_a_steppin_stones_resignation_is_a_move_saved_and_replayed() -> None:
+    """Steppin' Stones gives up with its own move ``resign``: saved and loaded, the game is over,
+    lost, for that reason, and the same result without the move is refused."""
+    game = ludoteca.make("steppin_stones")
+    record = records.create(game, ["S* M0 C4 A2", "S2:b6-c5", "resign"], players=["alice"])
+    loaded = records.loads(record.to_json())
+    assert loaded.moves[-1] == "resign"
+    assert loaded.outcome is not None and loaded.outcome == record.outcome
+    assert loaded.outcome.returns == (-1.0,) and loaded.outcome.reason == "the player resigned"
+    assert loaded.final_state.is_over and loaded.final_state.to_text().endswith(" resigned")
+    data = json.loads(record.to_json())
+    data["moves"] = data["moves"][:-1]
+    with pytest.raises(ludoteca.InvalidRecordError):
+        records.loads(json.dumps(data))

@@ -112,3 +112,74 @@ class ToyDiceGame(Game):
 
     def random_playouts(self, count: int, seed: int) -> PlayoutStats:
         raise NotImplementedError("the toy game has no kernels")
+
+
+class TakeAwayState(State):
+    """A pile of stones; the player to move takes 1, 2 or 3; whoever takes the last one wins."""
+
+    __slots__ = ("_fields",)
+    move_forms: ClassVar[str] = "take-1, take-2, take-3"
+    move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"take-[1-3]")
+
+    def __init__(self, game: Game, pile: int, player: int) -> None:
+        super().__init__(game)
+        object.__setattr__(self, "_fields", (pile, player))
+
+    @property
+    def to_move(self) -> int | None:
+        pile, player = self._fields
+        return None if pile == 0 else player
+
+    @property
+    def outcome(self) -> Outcome | None:
+        pile, player = self._fields
+        if pile > 0:
+            return None
+        return Outcome.win(1 - player, 2, f"player {1 - player} took the last stone")
+
+    def _compute_legal_moves(self) -> tuple[Move, ...]:
+        pile, _ = self._fields
+        return tuple(Move(n - 1, f"take-{n}") for n in (1, 2, 3) if n <= pile)
+
+    def _apply_legal(self, move: Move) -> State:
+        pile, player = self._fields
+        return TakeAwayState(self._game, pile - (move.index + 1), 1 - player)
+
+    def to_text(self) -> str:
+        pile, player = self._fields
+        return f"{pile} {player}"
+
+    def _key(self) -> Any:
+        return self._fields
+
+    def __str__(self) -> str:
+        return f"take-away: {self.to_text()}"
+
+
+class TakeAwayGame(Game):
+    """Take-away (a Nim): the player to move loses exactly when the pile is a multiple of 4.
+
+    From any other pile the one winning move leaves a multiple of 4, and the win comes only at
+    the end, several plies later: a solved game for testing searches beyond a win in one.
+    """
+
+    id: ClassVar[str] = "toy_take_away"
+    name: ClassVar[str] = "Toy take-away"
+    version: ClassVar[int] = 1
+    num_players: ClassVar[int] = 2
+    player_names: ClassVar[tuple[str, ...]] = ("One", "Two")
+    num_actions: ClassVar[int] = 3
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def initial_state(self) -> TakeAwayState:
+        return TakeAwayState(self, 10, 0)
+
+    def parse_state(self, text: str) -> TakeAwayState:
+        try:
+            pile, player = map(int, text.split())
+        except ValueError:
+            raise InvalidStateError("expected '<pile> <player>'") from None
+        return TakeAwayState(self, pile, player)
+
+    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
+        raise NotImplementedError("the toy game has no kernels")
