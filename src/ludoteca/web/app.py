@@ -74,6 +74,8 @@ class ServerSettings:
         cache_size: Games kept in memory.
         warm_up: Compile every game's kernels before accepting requests.
         start_workers: Start the search workers before accepting requests (else on first use).
+        tune_interpreter: Set the process's switch interval and garbage collector for latency
+            (process-wide, so only for a process that is the server).
         busy_seconds: How long an SQLite write waits for another process's transaction.
     """
 
@@ -85,6 +87,7 @@ class ServerSettings:
     warm_up: bool = True
     start_workers: bool = False
     busy_seconds: float = 5.0
+    tune_interpreter: bool = False
 
 
 def create_app(
@@ -105,10 +108,6 @@ def create_app(
         StorageError: The database cannot be opened.
     """
     settings = settings or ServerSettings()
-    # The database threads give up the interpreter lock while SQLite works and must win it back
-    # from the event loop: at the default 5 ms switch interval each write waited for it several
-    # times, which capped a server near 250 moves/s with its processor half idle.
-    sys.setswitchinterval(SWITCH_INTERVAL)
     store = GameStore(
         db if db is not None else default_db_path(), busy_seconds=settings.busy_seconds
     )
@@ -120,7 +119,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.warm_up:
             await asyncio.to_thread(_warm_up_once)
-        _settle_garbage_collector()
+        if settings.tune_interpreter:
+            _tune_interpreter()
         app.state.sessions = Sessions(await service.session_secret())
         await service.start()
         if settings.start_workers:
@@ -167,14 +167,18 @@ def _without_telemetry() -> dict[str, Any]:
     return {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
 
 
-def _settle_garbage_collector() -> None:
-    """Keep the collector's full passes short: they stop the event loop while they run.
+def _tune_interpreter() -> None:
+    """Settings of the whole process for a server's latency (``ludoteca serve`` asks for them).
 
-    What exists once the server is ready (modules, compiled kernels, caches) lives as long as
-    the process: frozen, the collector never scans it again. Measured under ``ludoteca
-    loadtest`` (200 games, 100 watchers), full passes over it took up to 290 ms each, which was
-    the whole tail of the move latency.
+    - The switch interval: the database threads give up the interpreter lock while SQLite works
+      and must win it back from the event loop; at Python's 5 ms each write waited for it
+      several times, which capped a server near 250 moves/s with its processor half idle.
+    - The garbage collector: what exists once the server is ready (modules, compiled kernels,
+      caches) lives as long as the process, so it is frozen and never scanned again, and the
+      thresholds are raised. Full passes over it took up to 290 ms each under ``ludoteca
+      loadtest`` (200 games, 100 watchers), which was the whole tail of the move latency.
     """
+    sys.setswitchinterval(SWITCH_INTERVAL)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
@@ -208,6 +212,7 @@ def create_app_from_environment() -> FastAPI:
         game_rate=float(os.environ.get(ENV_GAME_RATE, "30")),
         hint_rate=float(os.environ.get(ENV_HINT_RATE, "30")),
         start_workers=True,
+        tune_interpreter=True,
     )
     return create_app(os.environ.get(ENV_DB) or None, settings=settings)
 
