@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -69,3 +73,19 @@ def running_server(
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def serve_process(port: int, data_home: Path) -> subprocess.Popen[str]:
+    """``ludoteca serve`` in a child process on ``port``, its data under ``data_home``.
+
+    The child hears SIGINT even when the test run was started in the background (which ignores
+    it, and children inherit that).
+    """
+    return subprocess.Popen(
+        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(data_home)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )

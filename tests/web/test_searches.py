@@ -7,10 +7,7 @@ while the computer thinks, a restart while the computer thinks, Ctrl+C during a 
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +26,7 @@ from ludoteca.web.searches import (
     SearchPool,
     SearchTimeoutError,
 )
-from tests.web.server import free_port, running_server
+from tests.web.server import free_port, running_server, serve_process
 
 
 def _job(agent: str, game: str = "salta", seed: int = 0) -> SearchJob:
@@ -155,15 +152,7 @@ def test_a_restart_while_the_computer_thinks_resumes_its_turn(tmp_path: Path) ->
 
 def test_ctrl_c_stops_the_server_during_searches(tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
-    with subprocess.Popen(
-        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    ) as process:
+    with serve_process(port, tmp_path / "data") as process:
         try:
             base = f"http://127.0.0.1:{port}"
             _wait_for(lambda: _answers(base), 60)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -18,7 +16,7 @@ import pytest
 from websockets.sync.client import connect
 
 from ludoteca.cli import main
-from tests.web.server import free_port, running_server
+from tests.web.server import free_port, running_server, serve_process
 
 
 def create(base: str, game: str, seats: list[str]) -> dict[str, Any]:
@@ -154,14 +152,7 @@ def test_a_port_in_use_is_one_line_and_status_2(
 
 def test_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
-    with subprocess.Popen(
-        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    ) as process:
+    with serve_process(port, tmp_path / "data") as process:
         _check_serving(process, port, tmp_path)
 
 
