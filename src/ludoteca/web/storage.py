@@ -113,6 +113,7 @@ events_table = Table(
     Column("game_id", String, nullable=False),
     Column("version", Integer, nullable=False),
     Column("at", Float, nullable=False),
+    Index("events_by_time", "at"),  # pruning old announcements reads only those
 )
 session_seats_table = Table(
     "session_seats",

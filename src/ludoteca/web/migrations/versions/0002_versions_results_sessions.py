@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("at", sa.Float, nullable=False),
     )
+    op.create_index("events_by_time", "events", ["at"])
     op.create_table(
         "session_seats",
         sa.Column("session", sa.String, nullable=False),
@@ -95,6 +96,7 @@ def downgrade() -> None:
     """Back to the first schema."""
     op.drop_table("settings")
     op.drop_table("session_seats")
+    op.drop_index("events_by_time", "events")
     op.drop_table("events")
     op.drop_index("games_by_update", "games")
     with op.batch_alter_table("games") as batch:
