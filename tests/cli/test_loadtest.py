@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
@@ -10,17 +9,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from ludoteca.cli import main
 from ludoteca.cli.loadtest import LoadTest, LoadTestError, Settings, is_loopback, parse_target
-from ludoteca.web.app import create_app
+from ludoteca.web.app import ServerSettings
 from tests.support import run
 from tests.web.server import free_port, running_server
 
@@ -163,55 +160,17 @@ def test_a_server_that_does_not_answer_is_counted_as_errors(
     assert status == 1
 
 
-ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
-
-
-def limiting_creation(app: ASGIApp) -> ASGIApp:
-    """``app`` behind a limiter that refuses every other ``POST /api/games`` with 429."""
-    requests = itertools.count()
-
-    async def limited(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        is_creation = scope["type"] == "http" and scope["method"] == "POST"
-        if is_creation and scope["path"] == "/api/games" and next(requests) % 2 == 0:
-            headers = [(b"retry-after", b"0"), (b"content-type", b"application/json")]
-            await send({"type": "http.response.start", "status": 429, "headers": headers})
-            await send({"type": "http.response.body", "body": b'{"error": "too many games"}'})
-            return
-        await app(scope, receive, send)
-
-    return limited
-
-
-@contextmanager
-def serving(app: ASGIApp) -> Iterator[str]:
-    """A real uvicorn server for ``app`` in a thread; its base URL."""
-    port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
 def test_rate_limited_creation_is_counted_waited_for_and_explained(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    with serving(limiting_creation(create_app(tmp_path / "games.sqlite3", seed=1))) as base:
-        argv = ["loadtest", base, "--games", "3", "--seconds", "1.5", "--json"]
+    # The server's own limit: a burst of 10 new games, then one a second.
+    settings = ServerSettings(game_rate=60, hint_rate=0)
+    with running_server(tmp_path / "games.sqlite3", settings=settings) as base:
+        argv = ["loadtest", base, "--games", "12", "--seconds", "3", "--json"]
         status, out, err = run(capsys, argv)
     report = json.loads(out)
     assert report["rate_limited"] == report["rate_limited_creation"] > 0
-    assert report["games_created"] >= 3
+    assert report["games_created"] >= 12
     assert report["errors"] == 0, report["error_examples"]
     assert report["games_replayed"] == report["games_created"]
     assert "The server limited game creation" in err
