@@ -121,6 +121,14 @@ _GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
 }
 
 
+def rollout_plies(game: Game) -> int | None:
+    """Plies of random rollout before the heuristic evaluation in ``game``'s MCTS searches.
+
+    ``None`` plays rollouts to the end of the game.
+    """
+    return ROLLOUT_PLIES.get(game.id)
+
+
 def level_setting(game: Game, level: int) -> LevelSetting:
     """The setting of ``level`` for ``game``.
 
@@ -152,7 +160,7 @@ def make_agent(game: Game, level: int = 3, *, seed: int | None = None) -> Agent:
             game,
             iterations=setting.budget,
             seconds=MOVE_TIME_CAP,
-            rollout_plies=ROLLOUT_PLIES.get(game.id),
+            rollout_plies=rollout_plies(game),
             seed=seed,
             name=name,
         )

@@ -16,7 +16,7 @@ import math
 from ludoteca.ai.agents import Agent, AgentError, RandomAgent
 from ludoteca.ai.alphabeta import AlphaBetaAgent
 from ludoteca.ai.expert import ExpertAgent
-from ludoteca.ai.levels import ROLLOUT_PLIES, make_agent
+from ludoteca.ai.levels import make_agent, rollout_plies
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game
 
@@ -91,7 +91,7 @@ def _alphabeta(parameters: dict[str, str], game: Game, seed: int | None, name: s
 
 
 def _mcts(parameters: dict[str, str], game: Game, seed: int | None, name: str) -> MCTSAgent:
-    rollout: int | None = ROLLOUT_PLIES.get(game.id)
+    rollout: int | None = rollout_plies(game)
     if "rollout" in parameters:
         rollout = None if parameters["rollout"] == "end" else _integer(parameters, "rollout", 0)
     seconds = _number(parameters, "seconds") if "seconds" in parameters else None

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
-from ludoteca.ai.levels import ROLLOUT_PLIES
+from ludoteca.ai.levels import rollout_plies
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game
 from ludoteca.core.outcome import CHANCE
@@ -105,14 +105,14 @@ def bench_mcts(game: Game, *, seconds: float = 1.0, seed: int = 0) -> float:
     """MCTS iterations per second (single-threaded) from the game's first decision.
 
     Chance nodes before it take their first outcome. The search uses the rollout setting of the
-    MCTS levels and ``mcts:`` specs (`ludoteca.ai.levels.ROLLOUT_PLIES`), so the figure is what
+    MCTS levels and ``mcts:`` specs (`ludoteca.ai.levels.rollout_plies`), so the figure is what
     such a search gets (Pente Grammai's and Steppin' Stones' levels play their game's expert
     instead); searches repeat until ``seconds`` have passed, after a short warm-up.
     """
     state = game.initial_state()
     while state.to_move == CHANCE:
         state = state.apply(state.legal_moves()[0])
-    rollout = ROLLOUT_PLIES.get(game.id)
+    rollout = rollout_plies(game)
     MCTSAgent(game, iterations=20, rollout_plies=rollout, seed=seed).search(state)  # warm-up
     iterations, started = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
