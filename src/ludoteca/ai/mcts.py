@@ -113,6 +113,10 @@ class MCTSAgent(Agent):
             rollouts to the end of the game.
         seed: Seeds the search's generator (tie orders, chance samples, rollouts).
         name: The agent's name in tables.
+        heuristic: ``False`` never uses the game's heuristic: a rollout cut at ``rollout_plies``
+            scores 0 for every player (plain UCT, as benchmarks compare it with other engines).
+        early_stop: ``False`` spends the whole budget: no win-in-one shortcut, no stop when the
+            best move is decided or forced (for benchmarks of the search rate).
     """
 
     def __init__(
@@ -125,6 +129,8 @@ class MCTSAgent(Agent):
         rollout_plies: int | None = None,
         seed: int | None = None,
         name: str | None = None,
+        heuristic: bool = True,
+        early_stop: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             raise AgentError("MCTS needs a budget: iterations, seconds or both")
@@ -140,8 +146,11 @@ class MCTSAgent(Agent):
         self.exploration = exploration
         self.rollout_plies = rollout_plies
         self._evaluate: Evaluator | None = None
-        if rollout_plies is not None:
+        if rollout_plies is not None and heuristic:
             self._evaluate = evaluator_for(game)
+        self._cut = _FULL_GAME if heuristic or rollout_plies is None else rollout_plies
+        self.early_stop = early_stop
+        self._draw: Returns = (0.0,) * game.num_players
         self._rng = random.Random(seed)
         self.name = name or _describe(iterations, seconds)
 
@@ -155,7 +164,7 @@ class MCTSAgent(Agent):
             AgentError: ``state`` is over or a chance node.
         """
         require_decision_node(state, self.game)
-        winning = _winning_move(state)
+        winning = _winning_move(state) if self.early_stop else None
         if winning is not None:
             return SearchResult(move=winning, value=1.0, iterations=0, visits={})
         root = _Node(state, self._rng)
@@ -163,7 +172,7 @@ class MCTSAgent(Agent):
         deadline = math.inf if self.seconds is None else started + self.seconds
         budget = self.iterations if self.iterations is not None else math.inf
         done = 0
-        if len(root.untried) == 1:  # a forced move needs no search
+        if len(root.untried) == 1 and self.early_stop:  # a forced move needs no search
             budget = 1
         while done < budget:
             self._iterate(root)
@@ -173,7 +182,7 @@ class MCTSAgent(Agent):
                 if now >= deadline:
                     break
                 left = min(budget - done, done / (now - started) * (deadline - now))
-                if _decided(root, left):
+                if self.early_stop and _decided(root, left):
                     break
         player = root.player
         assert player is not None
@@ -242,7 +251,8 @@ class MCTSAgent(Agent):
             return _returns_of(state)
         seed = self._rng.getrandbits(31)
         if self._evaluate is None:
-            return _returns_of(state.random_rollout(_FULL_GAME, seed))
+            end = state.random_rollout(self._cut, seed)
+            return _returns_of(end) if end.is_over else self._draw
         if self.rollout_plies:
             state = state.random_rollout(self.rollout_plies, seed)
         if state.is_over:
