@@ -1,6 +1,6 @@
 """`ludoteca bench`'s figures: what it counts is checked exactly, against the same seeded
-playouts and searches run directly, on a fake clock (no speed is asserted: rates are only
-``count / seconds``, and the clock makes both known)."""
+playouts and searches run directly, on a fake clock where the time matters (no speed is asserted:
+rates are only ``count / seconds``, and the clock makes both known)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,19 @@ import numpy as np
 import pytest
 
 import ludoteca
-from ludoteca.ai import MCTSAgent
-from ludoteca.analysis.bench import bench_game, bench_mcts, machine_info
+from ludoteca.ai import MCTSAgent, mcts
+from ludoteca.analysis import bench
+from ludoteca.analysis.bench import (
+    POSITION_PLIES,
+    UCT200_PLIES,
+    bench_cold,
+    bench_game,
+    bench_mcts,
+    decision_positions,
+    default_rows,
+    machine_info,
+    mcts_agent,
+)
 
 
 class FakeClock:
@@ -30,7 +41,9 @@ class FakeClock:
 
 
 def test_bench_counts_whole_random_games() -> None:
-    result = bench_game(ludoteca.make("salta", scoring="simplified"), seconds=0.2, seed=3)
+    result = bench_game(
+        ludoteca.make("salta", scoring="simplified"), seconds=0.2, seed=3, mcts_seconds=0
+    )
     assert result.playouts >= 1
     # Simplified scoring ends every game at the 120-move rule unless a goal is reached first.
     assert result.mean_plies <= 240
@@ -39,18 +52,38 @@ def test_bench_counts_whole_random_games() -> None:
     assert result.plies_per_second > 0
     assert sum(result.wins) + result.draws == result.playouts
     assert result.longest_plies <= 240
+    assert result.mcts == {} and result.mcts_iterations_per_second == 0
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_decisions_and_turns_never_exceed_plies(game_id: str) -> None:
+    result = bench_game(ludoteca.make(game_id), seconds=0.05, mcts_seconds=0)
+    assert 0 < result.decisions <= result.plies
+    assert result.decisions_per_second == pytest.approx(result.decisions / result.seconds)
+    if result.turns is not None:
+        assert 0 < result.turns <= result.plies
+        assert result.turns_per_second == pytest.approx(result.turns / result.seconds)
+    assert result.cpu_seconds > 0
+    assert len(result.load_start) == len(result.load_end) == 3
+
+
+def test_pente_grammai_decisions_leave_the_die_rolls_out() -> None:
+    """Every turn is a roll then a move: about half the plies are decisions."""
+    result = bench_game(ludoteca.make("pente_grammai"), seconds=0.05, mcts_seconds=0)
+    assert 0.45 < result.decisions / result.plies < 0.55
 
 
 def test_bench_totals_are_its_seeded_batches_added_up(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a fake clock the batches are known (1, 2, 4, ... games, seeded ``seed + games so far
-    + 1``): every total must be theirs, and every rate the total over the measured time."""
+    + 1``, two readings each): every total must be theirs, and every rate the total over the
+    measured time."""
     game = ludoteca.make("salta", scoring="simplified")
-    clock = FakeClock(0.01)
-    monkeypatch.setattr(time, "perf_counter", clock)
-    result = bench_game(game, seconds=0.2, seed=3)
+    game.random_playouts(1, 0)  # compiled before the clock is faked
+    monkeypatch.setattr(time, "perf_counter", FakeClock(0.02))
+    result = bench_game(game, seconds=0.09, seed=3, mcts_seconds=0)
     monkeypatch.undo()
-    batches = (result.playouts + 1).bit_length() - 1
-    assert result.playouts == 2**batches - 1 and batches >= 3
+    batches = 5  # 0.02 s each until 0.09 s have passed
+    assert result.playouts == 2**batches - 1
     plies = decisions = legal = longest = draws = played = 0
     wins = [0, 0]
     for batch in range(batches):
@@ -62,11 +95,12 @@ def test_bench_totals_are_its_seeded_batches_added_up(monkeypatch: pytest.Monkey
         longest = max(longest, stats.longest)
         draws += stats.draws
         wins = [a + b for a, b in zip(wins, stats.wins, strict=True)]
-    assert (result.plies, result.longest_plies, result.draws) == (plies, longest, draws)
+    assert (result.plies, result.decisions) == (plies, decisions)
+    assert (result.longest_plies, result.draws) == (longest, draws)
     assert result.wins == tuple(wins)
     assert result.mean_plies == pytest.approx(plies / played)
     assert result.mean_legal_moves == pytest.approx(legal / decisions)
-    assert result.seconds == pytest.approx(3 * batches * 0.01)  # three readings a batch
+    assert result.seconds == pytest.approx(batches * 0.02)
     assert result.plies_per_second == pytest.approx(plies / result.seconds)
     assert result.playouts_per_second == pytest.approx(played / result.seconds)
 
@@ -86,25 +120,135 @@ def test_machine_info_names_the_versions() -> None:
     assert info["ludoteca"] and info["cpu"]
 
 
-def test_bench_measures_mcts_iterations_per_second(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rate is the searches' own iterations (the warm-up left out) over the time measured."""
-    searched: list[tuple[int, float]] = []
-    clock = FakeClock(0.02)
+def test_default_rows_are_each_game_then_the_salta_play_phase() -> None:
+    rows = default_rows()
+    assert [row.game for row in rows[: len(ludoteca.GAMES)]] == list(ludoteca.GAMES)
+    assert all(row.options == {} and row.label == "defaults" for row in rows[:-1])
+    assert (rows[-1].game, rows[-1].options) == ("salta", {"scoring": "simplified"})
+    assert [row.label for row in default_rows(["splinter"])] == ["defaults"]
+    assert len(default_rows(["salta"])) == 2
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_benchmark_positions_are_real_choices_and_fixed(game_id: str) -> None:
+    game = ludoteca.make(game_id)
+    positions = decision_positions(game, seed=0)
+    assert len(positions) == len(POSITION_PLIES)
+    for state in positions:
+        assert not state.is_over and state.to_move is not None and state.to_move >= 0
+        assert len(state.legal_moves()) >= 2
+    assert decision_positions(game, seed=0) == positions
+    assert len(set(positions)) > 1
+
+
+def test_pente_grammai_positions_skip_the_forced_first_decision() -> None:
+    """Its first decision has one legal move: a search there stops after one iteration."""
+    game = ludoteca.make("pente_grammai")
+    state = game.initial_state()
+    while state.to_move == ludoteca.CHANCE:
+        state = state.apply(state.legal_moves()[0])
+    assert len(state.legal_moves()) == 1
+    assert state not in decision_positions(game)
+
+
+@pytest.mark.parametrize("setting", ["levels", "uct200"])
+def test_mcts_rate_is_the_searches_iterations_over_their_time(
+    monkeypatch: pytest.MonkeyPatch, setting: bench.Setting
+) -> None:
+    """Every position is searched once, its whole budget; the warm-up search is left out."""
+    searched: list[tuple[ludoteca.State, int]] = []
     real_search = MCTSAgent.search
 
-    def search(agent: MCTSAgent, state: ludoteca.State) -> object:
+    def search(agent: MCTSAgent, state: ludoteca.State) -> mcts.SearchResult:
         result = real_search(agent, state)
-        searched.append((result.iterations, clock.now))
+        searched.append((state, result.iterations))
         return result
 
     monkeypatch.setattr(MCTSAgent, "search", search)
-    monkeypatch.setattr(time, "perf_counter", clock)
-    rate = bench_mcts(ludoteca.make("salta"), seconds=0.3, seed=1)
-    end = clock.now
+    game = ludoteca.make("salta")
+    result = bench_mcts(game, setting, seconds=0.4, seed=1)
     monkeypatch.undo()
-    (_, warmed_up), *measured = searched
-    # Many iterations a search (Salta's first move is a real choice), so counting searches
-    # instead of iterations would show.
-    assert measured and all(iterations > 64 for iterations, _ in measured)
-    started = warmed_up + clock.step  # the first reading after the warm-up
-    assert rate == pytest.approx(sum(i for i, _ in measured) / (end - started))
+    _warm_up, *measured = searched
+    positions = decision_positions(game, seed=1)
+    assert [state for state, _ in measured] == list(positions)
+    assert result.positions == tuple(state.to_text() for state in positions)
+    assert all(iterations >= 64 for _, iterations in measured)  # budgets spent, not decided
+    assert result.iterations == sum(iterations for _, iterations in measured)
+    assert result.iterations_per_second == pytest.approx(
+        result.iterations / result.usage.wall_seconds
+    )
+    assert result.usage.cpu_seconds > 0
+    assert result.setting == setting
+
+
+def test_mcts_rate_counts_search_time_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a fake clock: the time is the readings around the searches, nothing else."""
+    game = ludoteca.make("splinter")
+    decision_positions(game)
+    bench_mcts(game, "levels", seconds=0.01)  # compiled and warmed before the clock is faked
+    clock = FakeClock(0.001)
+    monkeypatch.setattr(time, "perf_counter", clock)
+    result = bench_mcts(game, "levels", seconds=0.08)
+    monkeypatch.undo()
+    # Per search: the meter's two readings, the search's start and one reading per 64 iterations
+    # until its 0.01 s deadline; so at most a few thousandths of a second each.
+    assert result.usage.wall_seconds < len(POSITION_PLIES) * 0.02
+    assert result.iterations_per_second == pytest.approx(
+        result.iterations / result.usage.wall_seconds
+    )
+
+
+def test_uct200_runs_without_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = ludoteca.make("splinter")
+    agent = mcts_agent(game, "uct200", seconds=0.1, seed=0)
+    assert agent.rollout_plies == UCT200_PLIES and agent.exploration == pytest.approx(2**0.5)
+
+    def no_heuristic(state: ludoteca.State) -> tuple[float, ...]:
+        raise AssertionError("uct200 used the heuristic")
+
+    monkeypatch.setattr(mcts, "evaluator_for", lambda game: no_heuristic)
+    result = bench_mcts(game, "uct200", seconds=0.1)
+    assert result.iterations > 0 and not result.heuristic
+    assert result.rollout_plies == UCT200_PLIES
+    with pytest.raises(AssertionError, match="used the heuristic"):
+        bench_mcts(game, "levels", seconds=0.1)  # while the levels' setting does use it
+
+
+def test_an_unknown_setting_is_refused() -> None:
+    with pytest.raises(bench.BenchError, match="use one of levels, uct200"):
+        bench_mcts(ludoteca.make("splinter"), "uct100")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_cold_compile_runs_in_a_fresh_process_and_cache() -> None:
+    result = bench_cold("splinter")
+    assert result.game == "splinter"
+    assert result.compile_seconds > 0 and result.compile_cpu_seconds > 0
+    assert result.load_seconds > 0 and result.load_cpu_seconds > 0
+    # Compiling is work the cached run does not do (CPU time, not a speed target).
+    assert result.compile_cpu_seconds > result.load_cpu_seconds
+    assert set(result.to_dict()) >= {"compile_seconds", "compile_cpu_seconds", "load_start"}
+
+
+def test_cold_compile_refuses_an_unknown_game() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'; accepted: "):
+        bench_cold("chess")
+
+
+def test_mcts_without_early_stop_searches_a_forced_move() -> None:
+    state = ludoteca.make("pente_grammai").initial_state()
+    while state.to_move == ludoteca.CHANCE or len(state.legal_moves()) > 1:
+        state = state.apply(state.legal_moves()[0])
+    game = state.game
+    assert MCTSAgent(game, iterations=200, seed=0).search(state).iterations == 1
+    assert MCTSAgent(game, iterations=200, seed=0, early_stop=False).search(state).iterations == 200
+
+
+def test_mcts_without_heuristic_scores_a_cut_rollout_zero() -> None:
+    """Rollouts of 0 plies from Salta's start never end a game: every leaf is worth 0."""
+    game = ludoteca.make("salta")
+    agent = MCTSAgent(game, iterations=300, rollout_plies=0, heuristic=False, early_stop=False)
+    result = agent.search(game.initial_state())
+    assert result.iterations == 300 and result.value == 0.0
+    with_heuristic = MCTSAgent(game, iterations=300, rollout_plies=0, early_stop=False)
+    assert with_heuristic.search(game.initial_state()).value != 0.0

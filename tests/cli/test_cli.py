@@ -200,23 +200,6 @@ def test_the_picker_asks_for_game_and_players(capsys: pytest.CaptureFixture[str]
     assert "Legal moves: a3-b4" in out
 
 
-def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["bench", "salta", "--seconds", "0.2", "--json", "-o", "scoring=simplified"]
-    status, out, _ = run(capsys, argv)
-    assert status == 0
-    payload = json.loads(out)
-    assert payload["results"][0]["game"] == "salta"
-    assert payload["results"][0]["plies_per_second"] > 0
-    assert "numba" in payload["machine"]
-
-
-def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, ["bench", "salta", "--seconds", "0.2"])
-    assert status == 0
-    assert "plies/s" in out and "salta" in out and "numba" in out
-    assert "MCTS iters/s" in out
-
-
 class TestDice:
     """Chance nodes in the terminal, shown with a toy dice game."""
 

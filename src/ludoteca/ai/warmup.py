@@ -1,14 +1,18 @@
 """Compile (or load from numba's cache) everything a game needs, before it is needed.
 
 The rules kernels and the engines' searches are compiled on first use, which takes seconds per
-game with a cold cache. A server calls `warm_up` before it accepts requests, so no player waits
-on a compiler and a running server never freezes on one.
+game with a cold cache (``ludoteca bench --cold`` measures it). `warm_up` is the one way to do
+it: ``ludoteca warmup`` and ``ludoteca serve`` run it with a progress bar, and each server and
+search worker process runs it before it accepts work, so no player waits on a compiler and a
+running server never freezes on one.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ludoteca.ai.evaluation import expert_for
 from ludoteca.ai.specs import agent_from_spec
@@ -22,19 +26,39 @@ WARM_UP_AGENTS = ("random", "mcts:iters=30,seed=0", "alphabeta:nodes=300,seed=0"
 Progress = Callable[[str, int, int], None]
 
 
-def warm_up(progress: Progress | None = None) -> None:
-    """Exercise every registered game's rules and engines once.
+@dataclass(frozen=True, slots=True)
+class WarmUpTime:
+    """How long one game's warm-up took: compiling with a cold cache, loading with a warm one.
+
+    Attributes:
+        game: The game id.
+        seconds: Wall-clock time.
+        cpu_seconds: CPU time of this process over the same stretch.
+    """
+
+    game: str
+    seconds: float
+    cpu_seconds: float
+
+
+def warm_up(progress: Progress | None = None) -> list[WarmUpTime]:
+    """Exercise every registered game's rules and engines once; return the time each took.
 
     Args:
-        progress: Called with (game id, games done, games in all) before each game.
+        progress: Called with (game id, games done, games in all) before each game, and with
+            ("", n, n) at the end.
     """
     ids = game_ids()
+    times = []
     for done, game_id in enumerate(ids):
         if progress is not None:
             progress(game_id, done, len(ids))
+        wall, cpu = time.perf_counter(), time.process_time()
         warm_up_game(game_id)
+        times.append(WarmUpTime(game_id, time.perf_counter() - wall, time.process_time() - cpu))
     if progress is not None:
         progress("", len(ids), len(ids))
+    return times
 
 
 def warm_up_game(game_id: str) -> None:

@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay, arena and bench.
+"""The ``ludoteca`` command: games, rules, play, replay, arena, bench, warmup and serve.
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -7,7 +7,6 @@ standard error with exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from collections.abc import Sequence
 
@@ -17,13 +16,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from ludoteca import __version__
-from ludoteca.analysis.bench import bench_game, machine_info
 from ludoteca.cli.arena import add_arena_command, run_arena
+from ludoteca.cli.bench import add_bench_parser
 from ludoteca.cli.loadtest import add_loadtest_parser
 from ludoteca.cli.play import ReadLine
 from ludoteca.cli.play_command import add_play_parser, run_play
 from ludoteca.cli.replay import run_replay
 from ludoteca.cli.serve import add_serve_parser
+from ludoteca.cli.warmup import add_warmup_parser
 from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
@@ -32,7 +32,6 @@ from ludoteca.core.registry import game_class, game_ids, make
 from ludoteca.core.rules_pages import rules_text
 
 USAGE_ERROR = 2
-MAX_BENCH_SECONDS = 86_400
 PIPE_WIDTH = 120
 
 
@@ -86,16 +85,10 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--all", action="store_true", help="print every position, no prompts")
     replay.set_defaults(handler=_replay)
 
-    bench = commands.add_parser("bench", help="measure the speed of the rules engines")
-    bench.add_argument("game", nargs="?", help="one game id (default: every game)")
-    bench.add_argument("--seconds", type=float, default=3.0, help="time per game (default 3)")
-    bench.add_argument("--seed", type=int, default=0, help="seed of the random playouts")
-    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    _option_argument(bench)
-    bench.set_defaults(handler=_bench)
-
+    add_bench_parser(commands, _option_argument)
     _option_argument(add_arena_command(commands, _arena))
     add_serve_parser(commands)
+    add_warmup_parser(commands)
     add_loadtest_parser(commands)
     return parser
 
@@ -150,44 +143,3 @@ def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine
 
 def _arena(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
     return run_arena(arguments, console, _make_game(arguments.game, arguments.option))
-
-
-def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
-    if not 0 < arguments.seconds < MAX_BENCH_SECONDS:  # also refuses nan and inf
-        raise LudotecaError(
-            f"--seconds must be a number of seconds above 0 and below {MAX_BENCH_SECONDS:,}; "
-            f"got {arguments.seconds}"
-        )
-    if arguments.option and arguments.game is None:
-        raise LudotecaError("--option needs a game id: options differ between games")
-    ids = [arguments.game] if arguments.game else list(game_ids())
-    games = [_make_game(game_id, arguments.option) for game_id in ids]
-    results = []
-    for game in games:
-        if not arguments.json:
-            console.print(f"Measuring {game.name} for {arguments.seconds:g} s ...")
-        results.append(bench_game(game, seconds=arguments.seconds, seed=arguments.seed))
-    machine = machine_info()
-    if arguments.json:
-        payload = {"machine": machine, "results": [r.to_dict() for r in results]}
-        console.print_json(json.dumps(payload))
-        return 0
-    table = Table(title="Random playouts and MCTS, single-threaded")
-    columns = ("game", "playouts/s", "plies/s", "plies/game", "moves/state", "MCTS iters/s")
-    for column in columns:
-        table.add_column(column, justify="right" if column != "game" else "left", no_wrap=True)
-    for result in results:
-        table.add_row(
-            result.game,
-            f"{result.playouts_per_second:,.0f}",
-            f"{result.plies_per_second:,.0f}",
-            f"{result.mean_plies:,.1f}",
-            f"{result.mean_legal_moves:,.2f}",
-            f"{result.mcts_iterations_per_second:,.0f}",
-        )
-    console.print(table)
-    console.print(
-        f"{machine['cpu']} ({machine['cores']} cores) · Python {machine['python']} · "
-        f"numpy {machine['numpy']} · numba {machine['numba']} · ludoteca {machine['ludoteca']}"
-    )
-    return 0

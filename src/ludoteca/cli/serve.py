@@ -2,8 +2,9 @@
 
 The port is bound before the server starts, so a port in use or a bad address is one clear line
 (exit status 2) rather than a traceback; so is a database that cannot be opened. Every game's
-kernels are compiled (or loaded from numba's cache) before the first request is accepted, with a
-progress line; ``--workers N`` starts N server processes on the one port, sharing the database.
+kernels are compiled (or loaded from numba's cache) before the first request is accepted, with the
+progress bar of ``ludoteca warmup``; ``--workers N`` starts N server processes on the one port,
+sharing the database.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     """Run the server until interrupted; return the exit status."""
     import uvicorn
 
-    from ludoteca.ai.warmup import warm_up
+    from ludoteca.cli.warmup import warm_up_with_progress
     from ludoteca.web import app as web_app
     from ludoteca.web.storage import GameStore, StorageError, default_db_path
 
@@ -145,13 +146,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     listener = bind(arguments.host, port)
 
     started = time.monotonic()
-    with console.status("Preparing the games…") as status:
-
-        def progress(game_id: str, done: int, total: int) -> None:
-            if game_id:
-                status.update(f"Preparing the games: {game_id} ({done + 1} of {total})…")
-
-        warm_up(progress)
+    warm_up_with_progress(console)  # the same warm-up, and bar, as ``ludoteca warmup``
     console.print(f"Games ready in {time.monotonic() - started:.1f} s.")
 
     shown_host = f"[{arguments.host}]" if ":" in arguments.host else arguments.host

@@ -1,0 +1,305 @@
+"""``ludoteca bench``: the speed of the rules kernels and of the search, with CPU time and load.
+
+docs/bench.md explains every figure and the JSON that ``--json`` prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ludoteca.analysis.bench import (
+    SETTINGS,
+    BenchResult,
+    ColdResult,
+    Row,
+    Usage,
+    bench_cold,
+    bench_game,
+    default_rows,
+    describe_setting,
+    load_average,
+    machine_info,
+)
+from ludoteca.core.errors import LudotecaError
+from ludoteca.core.options import parse_option_assignments
+from ludoteca.core.registry import game_class, game_ids, make
+
+MAX_BENCH_SECONDS = 86_400
+
+
+def add_bench_parser(
+    commands: Any, option_argument: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Add the ``bench`` command to the ``ludoteca`` subcommands."""
+    bench = commands.add_parser(
+        "bench",
+        help="measure the speed of the rules engines and of the search",
+        description="Measure, single-threaded, random playouts (plies, decisions and turns per "
+        "second) and MCTS iterations per second over fixed positions in two settings (the "
+        "levels' and plain UCT with 200-ply rollouts), with CPU time and the load average. "
+        "--cold measures instead the compile time with an empty cache. See docs/bench.md.",
+    )
+    bench.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: every game)")
+    bench.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        dest="more_games",
+        metavar="GAME",
+        help="a game id (repeatable; the same as naming it after bench)",
+    )
+    bench.add_argument(
+        "--seconds",
+        type=float,
+        default=3.0,
+        help="seconds of random playouts per row (default 3)",
+    )
+    bench.add_argument(
+        "--mcts-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds of search per row and MCTS setting (default: half of --seconds)",
+    )
+    bench.add_argument("--no-mcts", action="store_true", help="measure random playouts only")
+    bench.add_argument("--seed", type=int, default=0, help="seed of the playouts and positions")
+    bench.add_argument(
+        "--cold",
+        action="store_true",
+        help="measure the compile time with an empty numba cache, per game, in fresh processes",
+    )
+    bench.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    option_argument(bench)
+    bench.set_defaults(handler=bench_command)
+
+
+def bench_command(arguments: argparse.Namespace, console: Console, read_line: object) -> int:
+    """Run the benchmark the arguments ask for and print it."""
+    ids = _game_ids([*arguments.games, *arguments.more_games])
+    if arguments.cold:
+        if arguments.option:
+            raise LudotecaError("--cold measures compiling, which no option changes; drop --option")
+        return _cold(ids, arguments.json, console)
+    _check_seconds("--seconds", arguments.seconds)
+    mcts_seconds = arguments.mcts_seconds
+    if mcts_seconds is not None and not (mcts_seconds == 0 or _seconds_ok(mcts_seconds)):
+        raise LudotecaError(
+            f"--mcts-seconds must be 0 (no search) or a number of seconds above 0 and below "
+            f"{MAX_BENCH_SECONDS:,}; got {mcts_seconds}"
+        )
+    if arguments.no_mcts:
+        mcts_seconds = 0.0
+    rows = _rows(ids, arguments.option)
+    start_load, wall, cpu = load_average(), time.perf_counter(), time.process_time()
+    results = []
+    for row in rows:
+        game = make(row.game, **row.options)
+        if not arguments.json:
+            console.print(f"Measuring {game.name} ({row.label}) …")
+        results.append(
+            bench_game(
+                game,
+                seconds=arguments.seconds,
+                seed=arguments.seed,
+                mcts_seconds=mcts_seconds,
+                row=row.label,
+                measures=row.measures,
+            )
+        )
+    usage = Usage(time.perf_counter() - wall, time.process_time() - cpu, start_load, load_average())
+    machine = machine_info()
+    if arguments.json:
+        payload = {
+            "machine": machine,
+            **usage.to_dict(),
+            "results": [result.to_dict() for result in results],
+        }
+        console.print_json(json.dumps(payload))
+        return 0
+    _print_playouts(console, results)
+    if any(result.mcts for result in results):
+        _print_mcts(console, results)
+    console.print(
+        f"The whole run: {usage.wall_seconds:.1f} s wall, {usage.cpu_seconds:.1f} s CPU; load "
+        f"average {_load(usage.load_start)} at the start, {_load(usage.load_end)} at the end."
+    )
+    _print_machine(console, machine)
+    return 0
+
+
+def _seconds_ok(seconds: float) -> bool:
+    return 0 < seconds < MAX_BENCH_SECONDS  # also refuses nan and inf
+
+
+def _check_seconds(name: str, seconds: float) -> None:
+    if not _seconds_ok(seconds):
+        raise LudotecaError(
+            f"{name} must be a number of seconds above 0 and below {MAX_BENCH_SECONDS:,}; "
+            f"got {seconds}"
+        )
+
+
+def _game_ids(named: list[str]) -> list[str] | None:
+    """The games named (each checked, duplicates dropped), or ``None`` for every game."""
+    if not named:
+        return None
+    ids = [game_class(game_id).id for game_id in named]  # an unknown id: the accepted ones
+    return list(dict.fromkeys(ids))
+
+
+def _rows(ids: list[str] | None, option_texts: list[str]) -> list[Row]:
+    if not option_texts:
+        return default_rows(ids)
+    if ids is None or len(ids) != 1:
+        raise LudotecaError("--option needs a game id (exactly one): options differ between games")
+    options = parse_option_assignments(option_texts)
+    make(ids[0], **options)  # a bad option fails here, before anything is measured
+    label = " ".join(option_texts)
+    return [Row(ids[0], options, label, f"uniformly random games from the start, {label}")]
+
+
+# -- tables --------------------------------------------------------------------------------------
+
+
+def _label(result: BenchResult) -> str:
+    return result.game if result.row == "defaults" else f"{result.game} ({result.row})"
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def _load(load: tuple[float, float, float]) -> str:
+    return f"{load[0]:.2f}"
+
+
+def _cost(wall: float, cpu: float, start: tuple[float, ...], end: tuple[float, ...]) -> str:
+    return f"{cpu:.1f}/{wall:.1f} s · {start[0]:.2f}→{end[0]:.2f}"
+
+
+def _print_playouts(console: Console, results: list[BenchResult]) -> None:
+    table = Table(title="Random playouts, single-threaded")
+    columns = (
+        "game",
+        "plies/s",
+        "decisions/s",
+        "turns/s",
+        "turns/game",
+        "moves/decision",
+        "CPU/wall · load",
+    )
+    for column in columns:
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    for r in results:
+        table.add_row(
+            _label(r),
+            _rate(r.plies_per_second),
+            _rate(r.decisions_per_second),
+            _rate(r.turns_per_second),
+            "—" if r.mean_turns is None else f"{r.mean_turns:,.1f}",
+            f"{r.mean_legal_moves:,.2f}",
+            _cost(r.seconds, r.cpu_seconds, r.load_start, r.load_end),
+        )
+    console.print(table)
+    console.print(
+        "Plies count every move applied, die rolls and other chance outcomes included; "
+        "decisions leave chance outcomes out; a turn is one player's roll and move (the unit "
+        "other engines call a move). CPU/wall: this process's CPU time over wall time; load: "
+        "the 1-minute load average at the start → end."
+    )
+    for r in results:
+        if r.row != "defaults":
+            console.print(f"{_label(r)}: {r.measures}.")
+
+
+def _print_mcts(console: Console, results: list[BenchResult]) -> None:
+    table = Table(title="MCTS iterations/s over fixed decision positions, single-threaded")
+    table.add_column("game", no_wrap=True)
+    for setting in SETTINGS:
+        table.add_column(f"{setting} it/s", justify="right", no_wrap=True)
+        table.add_column(f"{setting} CPU/wall · load", justify="right", no_wrap=True)
+    for r in results:
+        cells = [_label(r)]
+        for setting in SETTINGS:
+            m = r.mcts[setting]
+            u = m.usage
+            cells += [
+                _rate(m.iterations_per_second),
+                _cost(u.wall_seconds, u.cpu_seconds, u.load_start, u.load_end),
+            ]
+        table.add_row(*cells)
+    console.print(table)
+    first = results[0]
+    positions = len(first.mcts["levels"].positions)
+    console.print(
+        f"Each setting searches {positions} positions with at least two legal moves, reached by "
+        "seeded random play, spending its whole budget (no early stop); only iterations over "
+        "the time inside the searches count."
+    )
+    for setting in SETTINGS:
+        text = describe_setting(make(first.game), setting)
+        if setting == "levels":
+            text += " (the rollout length is each game's own)"
+        console.print(f"{setting}: {text}.")
+
+
+def _print_cold(console: Console, results: list[ColdResult]) -> None:
+    table = Table(title="Cold start: compiling with an empty numba cache, in a fresh process")
+    for column in (
+        "game",
+        "compile s",
+        "compile CPU s",
+        "cached load s",
+        "load CPU s",
+        "import s",
+        "load avg",
+    ):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    for r in results:
+        table.add_row(
+            r.game,
+            f"{r.compile_seconds:.1f}",
+            f"{r.compile_cpu_seconds:.1f}",
+            f"{r.load_seconds:.1f}",
+            f"{r.load_cpu_seconds:.1f}",
+            f"{r.import_seconds:.1f}",
+            f"{_load(r.load_start)}→{_load(r.load_end)}",
+        )
+    console.print(table)
+    console.print(
+        "Each game is warmed up (its rules kernels and the searches of the computer players) "
+        "in a new process with a new cache directory, then again in a second process that loads "
+        'what the first one cached; "all" warms up every game in one process, as the first '
+        "`ludoteca serve` or `ludoteca warmup` after an install does."
+    )
+
+
+def _cold(ids: list[str] | None, as_json: bool, console: Console) -> int:
+    chosen: list[str | None] = list(ids) if ids is not None else [*game_ids(), None]
+    results = []
+    for game_id in chosen:
+        if not as_json:
+            console.print(f"Compiling {game_id or 'every game'} with an empty cache …")
+        results.append(bench_cold(game_id))
+    machine = machine_info()
+    if as_json:
+        payload = {"machine": machine, "cold": [result.to_dict() for result in results]}
+        console.print_json(json.dumps(payload))
+        return 0
+    _print_cold(console, results)
+    _print_machine(console, machine)
+    return 0
+
+
+def _print_machine(console: Console, machine: dict[str, str]) -> None:
+    console.print(
+        f"{machine['cpu']} ({machine['cores']} cores) · Python {machine['python']} · "
+        f"numpy {machine['numpy']} · numba {machine['numba']} · ludoteca {machine['ludoteca']}"
+    )
