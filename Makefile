@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench mutants screenshots clean
+.PHONY: run warmup test lint bench mutants screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,8 +14,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# `ludoteca serve` first runs the warm-up of `ludoteca warmup` (one implementation, one progress
+# bar): tens of seconds the first time, while numba compiles every kernel; a second or two later.
 run: $(STAMP)
 	$(BIN)/ludoteca serve $(SERVE_ARGS)
+
+warmup: $(STAMP)
+	$(BIN)/ludoteca warmup
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
@@ -25,8 +30,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
 
+# BENCH_ARGS="--json", "salta --seconds 10", "--cold": see docs/bench.md.
 bench: $(STAMP)
-	$(BIN)/ludoteca bench
+	$(BIN)/ludoteca bench $(BENCH_ARGS)
 
 # Mutation testing (Cosmic Ray) of the rules kernels and the web server, on demand: hours for
 # every mutant on two cores. MUTANTS_ARGS="--targets steppin_stones --sample 20" measures a
