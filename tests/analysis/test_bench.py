@@ -123,8 +123,12 @@ def test_machine_info_names_the_versions() -> None:
 def test_default_rows_are_each_game_then_the_salta_play_phase() -> None:
     rows = default_rows()
     assert [row.game for row in rows[: len(ludoteca.GAMES)]] == list(ludoteca.GAMES)
-    assert all(row.options == {} and row.label == "defaults" for row in rows[:-1])
-    assert (rows[-1].game, rows[-1].options) == ("salta", {"scoring": "simplified"})
+    assert all(row.options == {} and row.label == "defaults" for row in rows[:-2])
+    extra = [(row.game, row.options, row.label) for row in rows[len(ludoteca.GAMES) :]]
+    assert extra == [
+        ("pente_grammai", {"sacred": "storage"}, "storage"),
+        ("salta", {"scoring": "simplified"}, "play phase"),
+    ]
     assert [row.label for row in default_rows(["splinter"])] == ["defaults"]
     assert len(default_rows(["salta"])) == 2
 

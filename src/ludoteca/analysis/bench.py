@@ -70,6 +70,13 @@ class Row:
 #: Rows that need a word of their own, beside each game's defaults.
 EXTRA_ROWS = (
     Row(
+        "pente_grammai",
+        {"sacred": "storage"},
+        "storage",
+        "the storage reading (sacred=storage), the one closest to Ludii's: a counter leaves the "
+        "circuit on reaching its goal and every point holds one counter, so games are short",
+    ),
+    Row(
         "salta",
         {"scoring": "simplified"},
         "play phase",
