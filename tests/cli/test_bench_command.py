@@ -1,5 +1,5 @@
 """``ludoteca bench`` and ``ludoteca warmup`` from the command line: the JSON's shape and
-invariants (docs/bench.md documents it), the tables, and clear errors for bad arguments."""
+invariants (docs/bench.md documents it) and the tables. Bad arguments: tests/cli/test_cli.py."""
 
 from __future__ import annotations
 
@@ -75,28 +75,6 @@ def test_bench_tables_say_what_they_measure(capsys: pytest.CaptureFixture[str]) 
     assert "no heuristic, UCB1 with C = sqrt(2)" in out
     assert "random rollouts of 4 plies, then the game's heuristic" in out
     assert "load average" in out and "numba" in out
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["bench", "chess"], "unknown game 'chess'; accepted: "),
-        (["bench", "--game", "chess"], "unknown game 'chess'; accepted: "),
-        (["bench", "salta", "splinter", "-o", "goal=ludii"], "--option needs a game id"),
-        (["bench", "salta", "-o", "scoring=fast"], "accepted: one of played, simplified"),
-        (["bench", "salta", "--mcts-seconds", "-1"], "--mcts-seconds must be 0 (no search)"),
-        (["bench", "salta", "--mcts-seconds", "nan"], "--mcts-seconds must be 0 (no search)"),
-        (["bench", "--cold", "chess"], "unknown game 'chess'"),
-        (["bench", "--cold", "salta", "-o", "goal=ludii"], "--cold measures compiling"),
-    ],
-)
-def test_bad_bench_arguments_are_one_clear_line(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
-) -> None:
-    status, out, err = run(capsys, argv)
-    assert status == 2
-    assert message in err
-    assert "Traceback" not in err + out
 
 
 def test_warmup_prepares_every_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -48,6 +48,14 @@ def test_an_unknown_game_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -
         (["bench", "salta", "--seconds", "0"], "--seconds must be a number of seconds above 0"),
         (["bench", "salta", "--seconds", "nan"], "--seconds must be a number of seconds above 0"),
         (["bench", "salta", "--seconds", "inf"], "--seconds must be a number of seconds above 0"),
+        (["bench", "chess"], "unknown game 'chess'; accepted: "),
+        (["bench", "--game", "chess"], "unknown game 'chess'; accepted: "),
+        (["bench", "salta", "splinter", "-o", "goal=ludii"], "--option needs a game id"),
+        (["bench", "salta", "-o", "scoring=fast"], "accepted: one of played, simplified"),
+        (["bench", "salta", "--mcts-seconds", "-1"], "--mcts-seconds must be 0 (no search)"),
+        (["bench", "salta", "--mcts-seconds", "nan"], "--mcts-seconds must be 0 (no search)"),
+        (["bench", "--cold", "chess"], "unknown game 'chess'"),
+        (["bench", "--cold", "salta", "-o", "goal=ludii"], "--cold measures compiling"),
     ],
 )
 def test_bad_input_is_reported_without_a_traceback(
