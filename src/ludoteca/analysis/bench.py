@@ -5,7 +5,7 @@ Three measurements per game (docs/bench.md describes them and the JSON):
 * **Random playouts**: whole uniformly random games from the start, played inside the game's
   kernels. They are counted three ways: *plies* (every move applied, chance outcomes such as die
   rolls included), *decisions* (moves chosen by a player: chance outcomes excluded) and *turns*
-  (a player's whole turn, its die roll included, the unit other engines report as "moves").
+  (a player's whole turn, its die rolls included: the unit to compare engines in).
 * **MCTS iterations per second** over a fixed set of decision positions (each with at least two
   legal moves, reached by seeded random play), for two settings: ``levels`` (the rollout length
   of the game's MCTS levels and ``mcts:`` specs, then the game's heuristic) and ``uct200``

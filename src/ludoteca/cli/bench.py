@@ -210,8 +210,8 @@ def _print_playouts(console: Console, results: list[BenchResult]) -> None:
     console.print(table)
     console.print(
         "Plies count every move applied, die rolls and other chance outcomes included; "
-        "decisions leave chance outcomes out; a turn is one player's roll and move (the unit "
-        "other engines call a move). CPU/wall: this process's CPU time over wall time; load: "
+        "decisions leave chance outcomes out; a turn is one player's whole turn, rolls included "
+        "(the unit to compare engines in). CPU/wall: this process's CPU time over wall time; load: "
         "the 1-minute load average at the start → end."
     )
     for r in results:
