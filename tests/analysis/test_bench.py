@@ -42,7 +42,7 @@ class FakeClock:
 
 def test_bench_counts_whole_random_games() -> None:
     result = bench_game(
-        ludoteca.make("salta", scoring="simplified"), seconds=0.2, seed=3, mcts_seconds=0
+        ludoteca.make("salta", scoring="simplified"), seconds=0.2, seed=3, search_seconds=0
     )
     assert result.playouts >= 1
     # Simplified scoring ends every game at the 120-move rule unless a goal is reached first.
@@ -57,7 +57,7 @@ def test_bench_counts_whole_random_games() -> None:
 
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_decisions_and_turns_never_exceed_plies(game_id: str) -> None:
-    result = bench_game(ludoteca.make(game_id), seconds=0.05, mcts_seconds=0)
+    result = bench_game(ludoteca.make(game_id), seconds=0.05, search_seconds=0)
     assert 0 < result.decisions <= result.plies
     assert result.decisions_per_second == pytest.approx(result.decisions / result.seconds)
     if result.turns is not None:
@@ -69,7 +69,7 @@ def test_decisions_and_turns_never_exceed_plies(game_id: str) -> None:
 
 def test_pente_grammai_decisions_leave_the_die_rolls_out() -> None:
     """Every turn is a roll then a move: about half the plies are decisions."""
-    result = bench_game(ludoteca.make("pente_grammai"), seconds=0.05, mcts_seconds=0)
+    result = bench_game(ludoteca.make("pente_grammai"), seconds=0.05, search_seconds=0)
     assert 0.45 < result.decisions / result.plies < 0.55
 
 
@@ -80,7 +80,7 @@ def test_bench_totals_are_its_seeded_batches_added_up(monkeypatch: pytest.Monkey
     game = ludoteca.make("salta", scoring="simplified")
     game.random_playouts(1, 0)  # compiled before the clock is faked
     monkeypatch.setattr(time, "perf_counter", FakeClock(0.02))
-    result = bench_game(game, seconds=0.09, seed=3, mcts_seconds=0)
+    result = bench_game(game, seconds=0.09, seed=3, search_seconds=0)
     monkeypatch.undo()
     batches = 5  # 0.02 s each until 0.09 s have passed
     assert result.playouts == 2**batches - 1
@@ -170,7 +170,7 @@ def test_mcts_rate_is_the_searches_iterations_over_their_time(
 
     monkeypatch.setattr(MCTSAgent, "search", search)
     game = ludoteca.make("salta")
-    result = bench_mcts(game, setting, seconds=0.4, seed=1)
+    result = bench_mcts(game, setting, seconds=0.05, seed=1)
     monkeypatch.undo()
     _warm_up, *measured = searched
     positions = decision_positions(game, seed=1)
@@ -189,10 +189,10 @@ def test_mcts_rate_counts_search_time_only(monkeypatch: pytest.MonkeyPatch) -> N
     """On a fake clock: the time is the readings around the searches, nothing else."""
     game = ludoteca.make("splinter")
     decision_positions(game)
-    bench_mcts(game, "levels", seconds=0.01)  # compiled and warmed before the clock is faked
+    bench_mcts(game, "levels", seconds=0.001)  # compiled and warmed before the clock is faked
     clock = FakeClock(0.001)
     monkeypatch.setattr(time, "perf_counter", clock)
-    result = bench_mcts(game, "levels", seconds=0.08)
+    result = bench_mcts(game, "levels", seconds=0.01)
     monkeypatch.undo()
     # Per search: the meter's two readings, the search's start and one reading per 64 iterations
     # until its 0.01 s deadline; so at most a few thousandths of a second each.
@@ -211,11 +211,11 @@ def test_uct200_runs_without_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> N
         raise AssertionError("uct200 used the heuristic")
 
     monkeypatch.setattr(mcts, "evaluator_for", lambda game: no_heuristic)
-    result = bench_mcts(game, "uct200", seconds=0.1)
+    result = bench_mcts(game, "uct200", seconds=0.01)
     assert result.iterations > 0 and not result.heuristic
     assert result.rollout_plies == UCT200_PLIES
     with pytest.raises(AssertionError, match="used the heuristic"):
-        bench_mcts(game, "levels", seconds=0.1)  # while the levels' setting does use it
+        bench_mcts(game, "levels", seconds=0.01)  # while the levels' setting does use it
 
 
 def test_an_unknown_setting_is_refused() -> None:

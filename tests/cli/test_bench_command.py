@@ -27,7 +27,7 @@ MCTS_KEYS = {
 def test_bench_json_has_every_figure_with_cpu_time_and_load(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["bench", "salta", "--seconds", "0.1", "--mcts-seconds", "0.1", "--json"]
+    argv = ["bench", "salta", "--seconds", "0.1", "--search-seconds", "0.02", "--json"]
     status, out, _ = run(capsys, argv)
     assert status == 0
     payload = json.loads(out)
@@ -67,7 +67,7 @@ def test_bench_with_options_measures_that_configuration_alone(
 
 
 def test_bench_tables_say_what_they_measure(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["bench", "splinter", "--seconds", "0.1", "--mcts-seconds", "0.1"]
+    argv = ["bench", "splinter", "--seconds", "0.1", "--search-seconds", "0.02"]
     status, out, _ = run(capsys, argv)
     assert status == 0
     for text in ("plies/s", "decisions/s", "turns/s", "CPU/wall", "levels it/s", "uct200 it/s"):

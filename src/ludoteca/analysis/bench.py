@@ -51,6 +51,9 @@ UCT200_EXPLORATION = 2**0.5
 #: Plies of random play before each benchmark position (the first decision with at least two
 #: legal moves from there on is taken; a game that ends first is replayed with the next draws).
 POSITION_PLIES = (0, 3, 6, 10, 15, 20, 30, 40)
+#: Seconds of each search: 1 s, the length of the searches of the comparison with Ludii's UCT.
+#: (A tree's iterations get dearer as it grows, so rates are compared at the same length.)
+SEARCH_SECONDS = 1.0
 
 
 class BenchError(LudotecaError):
@@ -276,14 +279,14 @@ def bench_game(
     *,
     seconds: float = 3.0,
     seed: int = 0,
-    mcts_seconds: float | None = None,
+    search_seconds: float = SEARCH_SECONDS,
     row: str = "defaults",
     measures: str = "uniformly random games from the start",
 ) -> BenchResult:
     """Run random playouts of ``game`` for about ``seconds``, then MCTS, and return the rates.
 
     A short warm-up first loads (or compiles) the kernels, so it is not measured. Each MCTS
-    setting searches for ``mcts_seconds`` (default ``seconds / 2``; 0 skips MCTS).
+    setting searches each benchmark position for ``search_seconds`` (0 skips MCTS).
     """
     game.random_playouts(1, seed)
     batch, playouts, plies, decisions, legal, longest, draws = 1, 0, 0, 0, 0, 0, 0
@@ -308,11 +311,10 @@ def bench_game(
             batch *= 2
     usage = meter.usage()
     elapsed = usage.wall_seconds
-    mcts_time = seconds / 2 if mcts_seconds is None else mcts_seconds
     mcts: dict[str, MCTSResult] = {}
-    if mcts_time > 0:
+    if search_seconds > 0:
         for setting in SETTINGS:
-            mcts[setting] = bench_mcts(game, setting, seconds=mcts_time, seed=seed)
+            mcts[setting] = bench_mcts(game, setting, seconds=search_seconds, seed=seed)
     return BenchResult(
         game=game.id,
         options=game.describe_options(),
@@ -427,11 +429,11 @@ def describe_setting(game: Game, setting: Setting) -> str:
 
 
 def bench_mcts(
-    game: Game, setting: Setting = "levels", *, seconds: float = 1.0, seed: int = 0
+    game: Game, setting: Setting = "levels", *, seconds: float = SEARCH_SECONDS, seed: int = 0
 ) -> MCTSResult:
     """MCTS iterations per second (single-threaded) over `decision_positions`.
 
-    Each position gets one search of ``seconds / len(positions)`` that spends its whole budget
+    Each position gets one search of ``seconds`` that spends its whole budget
     (no win-in-one shortcut, no early stop). Only the searches are timed: building the positions
     and the agents, and a short warm-up search, are not.
     """
@@ -440,11 +442,10 @@ def bench_mcts(
     positions = decision_positions(game, seed)
     warm = mcts_agent(game, setting, seconds=0.001, seed=seed)
     warm.search(positions[0])
-    per_position = seconds / len(positions)
     iterations = 0
     meter = Meter()
     for index, state in enumerate(positions):
-        agent = mcts_agent(game, setting, seconds=per_position, seed=seed + index)
+        agent = mcts_agent(game, setting, seconds=seconds, seed=seed + index)
         with meter.measure():
             result = agent.search(state)
         iterations += result.iterations

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ludoteca.analysis.bench import (
+    SEARCH_SECONDS,
     SETTINGS,
     BenchResult,
     ColdResult,
@@ -62,11 +63,12 @@ def add_bench_parser(
         help="seconds of random playouts per row (default 3)",
     )
     bench.add_argument(
-        "--mcts-seconds",
+        "--search-seconds",
         type=float,
-        default=None,
+        default=SEARCH_SECONDS,
         metavar="S",
-        help="seconds of search per row and MCTS setting (default: half of --seconds)",
+        help="seconds of each MCTS search, one per position and setting "
+        f"(default {SEARCH_SECONDS:g})",
     )
     bench.add_argument("--no-mcts", action="store_true", help="measure random playouts only")
     bench.add_argument("--seed", type=int, default=0, help="seed of the playouts and positions")
@@ -88,14 +90,8 @@ def bench_command(arguments: argparse.Namespace, console: Console, read_line: ob
             raise LudotecaError("--cold measures compiling, which no option changes; drop --option")
         return _cold(ids, arguments.json, console)
     _check_seconds("--seconds", arguments.seconds)
-    mcts_seconds = arguments.mcts_seconds
-    if mcts_seconds is not None and not (mcts_seconds == 0 or _seconds_ok(mcts_seconds)):
-        raise LudotecaError(
-            f"--mcts-seconds must be 0 (no search) or a number of seconds above 0 and below "
-            f"{MAX_BENCH_SECONDS:,}; got {mcts_seconds}"
-        )
-    if arguments.no_mcts:
-        mcts_seconds = 0.0
+    _check_seconds("--search-seconds", arguments.search_seconds)
+    search_seconds = 0.0 if arguments.no_mcts else arguments.search_seconds
     rows = _rows(ids, arguments.option)
     start_load, wall, cpu = load_average(), time.perf_counter(), time.process_time()
     results = []
@@ -108,7 +104,7 @@ def bench_command(arguments: argparse.Namespace, console: Console, read_line: ob
                 game,
                 seconds=arguments.seconds,
                 seed=arguments.seed,
-                mcts_seconds=mcts_seconds,
+                search_seconds=search_seconds,
                 row=row.label,
                 measures=row.measures,
             )
