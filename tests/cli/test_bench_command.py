@@ -15,12 +15,12 @@ RESULT_KEYS = {
     "plies", "decisions", "turns", "playouts_per_second", "plies_per_second",
     "decisions_per_second", "turns_per_second", "mean_plies", "mean_turns", "mean_legal_moves",
     "longest_plies", "wins", "draws", "safeguard_ends", "load_start", "load_end",
-    "mcts_iterations_per_second", "mcts",
+    "mcts_iterations_per_second", "mcts", "per_cpu_second",
 }  # fmt: skip
 MCTS_KEYS = {
     "setting", "description", "rollout_plies", "heuristic", "exploration", "positions",
     "mean_legal_moves", "iterations", "iterations_per_second", "wall_seconds", "cpu_seconds",
-    "cpu_share", "load_start", "load_end",
+    "cpu_share", "load_start", "load_end", "iterations_per_cpu_second",
 }  # fmt: skip
 
 
@@ -42,6 +42,9 @@ def test_bench_json_has_every_figure_with_cpu_time_and_load(
         assert 0 < result["decisions"] <= result["plies"]
         assert result["turns"] is None or result["turns"] <= result["plies"]
         assert result["cpu_seconds"] > 0 and len(result["load_start"]) == 3
+        per_cpu = result["per_cpu_second"]
+        assert per_cpu["plies"] == pytest.approx(result["plies"] / result["cpu_seconds"])
+        assert per_cpu["decisions"] <= per_cpu["plies"]
         assert set(result["mcts"]) == {"levels", "uct200"}
         for setting, figures in result["mcts"].items():
             assert set(figures) == MCTS_KEYS and figures["setting"] == setting

@@ -201,6 +201,8 @@ class MCTSResult:
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "usage"}
         data["positions"] = list(self.positions)
         data.update(self.usage.to_dict())
+        cpu = self.usage.cpu_seconds
+        data["iterations_per_cpu_second"] = self.iterations / cpu if cpu > 0 else 0.0
         return data
 
 
@@ -270,6 +272,12 @@ class BenchResult:
         data["load_start"] = list(self.load_start)
         data["load_end"] = list(self.load_end)
         data["cpu_share"] = self.cpu_seconds / self.seconds if self.seconds > 0 else 0.0
+        cpu = self.cpu_seconds
+        data["per_cpu_second"] = {
+            "plies": self.plies / cpu if cpu > 0 else 0.0,
+            "decisions": self.decisions / cpu if cpu > 0 else 0.0,
+            "turns": None if self.turns is None or cpu <= 0 else self.turns / cpu,
+        }
         data["mcts"] = {name: result.to_dict() for name, result in self.mcts.items()}
         return data
 
