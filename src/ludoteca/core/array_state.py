@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from ludoteca.core.game import Game, Move, PlayoutStats, State
 from ludoteca.core.outcome import CHANCE
+from ludoteca.core.playouts import PlayoutRecords
 
 Cells = npt.NDArray[np.int32]
 
@@ -50,6 +51,16 @@ class KernelGame(Game):
         start = self.initial_state().cells
         totals = self.kernels.random_playouts(start, *self.kernel_args, count, seed)
         return PlayoutStats.from_totals(count, totals, self.num_players)
+
+    def playout_records(self, count: int, seed: int) -> PlayoutRecords:
+        """The games of ``random_playouts(count, seed)`` one by one (the very same games).
+
+        Per game: plies, decisions, legal moves, turns, winner, whether a safeguard ended it and
+        the first decision's player; and the mean legal-move count per decision index.
+        """
+        start = self.initial_state().cells
+        records, curve = self.kernels.random_playout_records(start, *self.kernel_args, count, seed)
+        return PlayoutRecords.from_arrays(records, curve)
 
 
 class ArrayState(State):

@@ -37,7 +37,17 @@ chance move's index never depends on the position.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 NUM_POINTS = 10
 COUNTERS = 5
@@ -291,18 +301,19 @@ def initial_cells(params):
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
 
 
-NO_PLY_LIMIT = np.iinfo(np.int64).max
-
-
 @njit(cache=True)
-def random_playout_inplace(s, params, totals, out, max_plies):
+def random_playout_inplace(s, params, totals, curve, max_plies):
     """Play ``s``: rolls with their probabilities, moves uniformly at random.
 
     Stops when the game is over or after ``max_plies`` plies (chance outcomes count;
-    `NO_PLY_LIMIT`: play to the end). Adds to ``totals`` (see `random_playouts`) the plies,
-    decision states and legal moves; ``out`` is scratch space for ``MAX_LEGAL`` actions.
+    `NO_PLY_LIMIT`: play to the end). Adds the plies, decisions, legal moves and turns (a turn is
+    a roll and the decision after it) to ``totals`` and the legal-move counts to ``curve`` (see
+    `ludoteca.core.playouts`); returns the side of the first decision (`NO_WINNER` if none).
     """
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
     plies = 0
+    decisions = 0
+    first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         plies += 1
         if s[SIDE_AT] == NO_SIDE:
@@ -310,30 +321,55 @@ def random_playout_inplace(s, params, totals, out, max_plies):
         elif s[DIE_AT] == 0:
             apply_action_inplace(s, np.random.randint(6), params)
         else:
+            if decisions == 0:
+                first = s[SIDE_AT]
             n = decision_actions_into(s, params, out)
-            totals[T_DECISIONS] += 1
-            totals[T_LEGAL_MOVES] += n
+            count_decision(totals, curve, decisions, n, True)
+            decisions += 1
             apply_action_inplace(s, out[np.random.randint(n)], params)
         totals[T_PLIES] += 1
+    return first
+
+
+@njit(cache=True)
+def winner(s):
+    """The side that won a finished position, `NO_WINNER` for a draw."""
+    status = s[STATUS_AT]
+    if status == WHITE_WINS:
+        return WHITE
+    return BLUE if status == BLUE_WINS else NO_WINNER
+
+
+@njit(cache=True)
+def _playouts(start, params, count, seed, records, curve):
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
+    s = start.copy()
+    for i in range(count):
+        s[:] = start
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(s, params, totals, curve, NO_PLY_LIMIT)
+        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
+    return totals
 
 
 @njit(cache=True)
 def random_playouts(start, params, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    s = start.copy()
-    for _ in range(count):
-        s[:] = start
-        plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, totals, out, NO_PLY_LIMIT)
-        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
-        if s[STATUS_AT] == DRAW:
-            totals[T_DRAWS] += 1
-        else:
-            totals[T_WINS + (0 if s[STATUS_AT] == WHITE_WINS else 1)] += 1
-    return totals
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
+
+    A game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``; a deadlock is a draw
+    by the rules.
+    """
+    return _playouts(start, params, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, params, count, seed, records, curve)
+    return records, curve
 
 
 @njit(cache=True)
@@ -347,6 +383,5 @@ def random_rollout(start, params, max_plies, seed):
     np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    random_playout_inplace(s, params, totals, out, max_plies)
+    random_playout_inplace(s, params, totals, no_curve(), max_plies)
     return s

@@ -30,7 +30,17 @@ Action codec (the one place that knows it)::
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 WIDTH = 10
 NUM_SQUARES = 100
@@ -422,25 +432,27 @@ def apply_action(s, action, params, goals):
     return t
 
 
-NO_PLY_LIMIT = np.iinfo(np.int64).max
-
-
 @njit(cache=True)
-def random_playout_inplace(s, params, goals, totals, max_plies):
+def random_playout_inplace(s, params, goals, totals, curve, max_plies):
     """Play uniformly random moves on ``s`` (numba's seeded generator).
 
     Stops when the game is over or after ``max_plies`` plies (`NO_PLY_LIMIT`: play to the
-    end). Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves.
+    end). Adds the plies, decisions, legal moves and turns (a turn is one decision) to ``totals``
+    and the legal-move counts to ``curve`` (see `ludoteca.core.playouts`); returns the side of
+    the first decision (`NO_WINNER` if none).
     """
     out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     plies = 0
+    first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
+        if plies == 0:
+            first = side_to_move(s)
         n = legal_actions_into(s, params, goals, out)
-        totals[T_DECISIONS] += 1
-        totals[T_LEGAL_MOVES] += n
+        count_decision(totals, curve, plies, n, True)
         apply_action_inplace(s, out[np.random.randint(n)], params, goals)
         totals[T_PLIES] += 1
         plies += 1
+    return first
 
 
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
@@ -456,23 +468,45 @@ def random_rollout(start, params, goals, max_plies, seed):
     np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, goals, totals, max_plies)
+    random_playout_inplace(s, params, goals, totals, no_curve(), max_plies)
     return s
 
 
 @njit(cache=True)
-def random_playouts(start, params, goals, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
+def winner(s):
+    """The side that won a finished position, `NO_WINNER` for a draw."""
+    status = s[STATUS_AT]
+    if status == GREEN_WINS:
+        return GREEN
+    return RED if status == RED_WINS else NO_WINNER
+
+
+@njit(cache=True)
+def _playouts(start, params, goals, count, seed, records, curve):
     np.random.seed(seed)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
     s = start.copy()
-    for _ in range(count):
+    for i in range(count):
         s[:] = start
-        plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, goals, totals, NO_PLY_LIMIT)
-        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
-        if s[STATUS_AT] == DRAW:
-            totals[T_DRAWS] += 1
-        else:
-            totals[T_WINS + (0 if s[STATUS_AT] == GREEN_WINS else 1)] += 1
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(s, params, goals, totals, curve, NO_PLY_LIMIT)
+        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
     return totals
+
+
+@njit(cache=True)
+def random_playouts(start, params, goals, count, seed):
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
+
+    A game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``.
+    """
+    return _playouts(start, params, goals, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, goals, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, params, goals, count, seed, records, curve)
+    return records, curve
