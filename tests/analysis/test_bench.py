@@ -60,17 +60,19 @@ def test_decisions_and_turns_never_exceed_plies(game_id: str) -> None:
     result = bench_game(ludoteca.make(game_id), seconds=0.05, search_seconds=0)
     assert 0 < result.decisions <= result.plies
     assert result.decisions_per_second == pytest.approx(result.decisions / result.seconds)
-    if result.turns is not None:
-        assert 0 < result.turns <= result.plies
-        assert result.turns_per_second == pytest.approx(result.turns / result.seconds)
+    assert 0 < result.turns <= result.plies
+    assert result.turns_per_second == pytest.approx(result.turns / result.seconds)
+    assert result.mean_turns == pytest.approx(result.turns / result.playouts)
+    assert 0 <= result.safeguard_ends <= result.playouts
     assert result.cpu_seconds > 0
     assert len(result.load_start) == len(result.load_end) == 3
 
 
 def test_pente_grammai_decisions_leave_the_die_rolls_out() -> None:
-    """Every turn is a roll then a move: about half the plies are decisions."""
+    """Every turn is a roll then a move or a pass: one decision a turn, two plies."""
     result = bench_game(ludoteca.make("pente_grammai"), seconds=0.05, search_seconds=0)
-    assert 0.45 < result.decisions / result.plies < 0.55
+    assert result.decisions == result.turns
+    assert result.plies == 2 * result.turns + result.playouts  # and each game's first-player draw
 
 
 def test_bench_totals_are_its_seeded_batches_added_up(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,18 +86,21 @@ def test_bench_totals_are_its_seeded_batches_added_up(monkeypatch: pytest.Monkey
     monkeypatch.undo()
     batches = 5  # 0.02 s each until 0.09 s have passed
     assert result.playouts == 2**batches - 1
-    plies = decisions = legal = longest = draws = played = 0
+    plies = decisions = turns = safeguard = legal = longest = draws = played = 0
     wins = [0, 0]
     for batch in range(batches):
         stats = game.random_playouts(2**batch, 3 + played + 1)
         played += stats.games
         plies += stats.plies
         decisions += stats.decisions
+        turns += stats.turns
+        safeguard += stats.safeguard_ends
         legal += stats.legal_moves
         longest = max(longest, stats.longest)
         draws += stats.draws
         wins = [a + b for a, b in zip(wins, stats.wins, strict=True)]
-    assert (result.plies, result.decisions) == (plies, decisions)
+    assert (result.plies, result.decisions, result.turns) == (plies, decisions, turns)
+    assert result.safeguard_ends == safeguard
     assert (result.longest_plies, result.draws) == (longest, draws)
     assert result.wins == tuple(wins)
     assert result.mean_plies == pytest.approx(plies / played)

@@ -221,18 +221,19 @@ class BenchResult:
         playouts: Random games played to the end.
         plies: Moves applied, chance outcomes included.
         decisions: Moves chosen by a player (chance outcomes excluded).
-        turns: Players' turns (a die roll and the move after it are one turn); ``None`` where the
-            kernels do not count turns.
+        turns: Players' turns (`ludoteca.core.game.PlayoutStats.turns`: a decision in Salta,
+            Splinter and Salt 'n' Pepper; a roll and the move or pass after it in Pente Grammai;
+            a roll and everything played until the turn ends in Steppin' Stones).
         playouts_per_second, plies_per_second, decisions_per_second, turns_per_second: The
             counts over ``seconds``.
         mean_plies: Mean game length in plies.
-        mean_turns: Mean game length in turns (``None`` without turns).
+        mean_turns: Mean game length in turns.
         mean_legal_moves: Mean number of legal moves over the decision states visited.
         longest_plies: Plies in the longest game.
         wins: Games won, per player.
         draws: Games without a winner.
-        safeguard_ends: Games ended by the ``max_plies`` safeguard rather than by the rules
-            (``None`` where the kernels do not count them).
+        safeguard_ends: Games ended by an engine safeguard (``max_plies``, ``max_turns``, Salt 'n'
+            Pepper's double-pass stop) rather than by a rule.
         load_start, load_end: Load averages (1, 5, 15 minutes) around the playouts.
         mcts_iterations_per_second: MCTS iterations per second in the ``levels`` setting (0 when
             MCTS was not measured).
@@ -248,18 +249,18 @@ class BenchResult:
     playouts: int
     plies: int
     decisions: int
-    turns: int | None
+    turns: int
     playouts_per_second: float
     plies_per_second: float
     decisions_per_second: float
-    turns_per_second: float | None
+    turns_per_second: float
     mean_plies: float
-    mean_turns: float | None
+    mean_turns: float
     mean_legal_moves: float
     longest_plies: int
     wins: tuple[int, ...]
     draws: int
-    safeguard_ends: int | None
+    safeguard_ends: int
     load_start: tuple[float, float, float]
     load_end: tuple[float, float, float]
     mcts_iterations_per_second: float = 0.0
@@ -276,7 +277,7 @@ class BenchResult:
         data["per_cpu_second"] = {
             "plies": self.plies / cpu if cpu > 0 else 0.0,
             "decisions": self.decisions / cpu if cpu > 0 else 0.0,
-            "turns": None if self.turns is None or cpu <= 0 else self.turns / cpu,
+            "turns": self.turns / cpu if cpu > 0 else 0.0,
         }
         data["mcts"] = {name: result.to_dict() for name, result in self.mcts.items()}
         return data
@@ -298,8 +299,7 @@ def bench_game(
     """
     game.random_playouts(1, seed)
     batch, playouts, plies, decisions, legal, longest, draws = 1, 0, 0, 0, 0, 0, 0
-    turns: int | None = 0
-    safeguard: int | None = 0
+    turns = safeguard = 0
     wins = [0] * game.num_players
     meter = Meter()
     while meter.wall < seconds:
@@ -309,8 +309,8 @@ def bench_game(
         playouts += stats.games
         plies += stats.plies
         decisions += stats.decisions
-        turns = _add(turns, getattr(stats, "turns", None))
-        safeguard = _add(safeguard, getattr(stats, "safeguard_ends", None))
+        turns += stats.turns
+        safeguard += stats.safeguard_ends
         legal += stats.legal_moves
         longest = max(longest, stats.longest)
         draws += stats.draws
@@ -337,9 +337,9 @@ def bench_game(
         playouts_per_second=playouts / elapsed,
         plies_per_second=plies / elapsed,
         decisions_per_second=decisions / elapsed,
-        turns_per_second=None if turns is None else turns / elapsed,
+        turns_per_second=turns / elapsed,
         mean_plies=plies / playouts,
-        mean_turns=None if turns is None else turns / playouts,
+        mean_turns=turns / playouts,
         mean_legal_moves=legal / decisions if decisions else 0.0,
         longest_plies=longest,
         wins=tuple(wins),
@@ -350,13 +350,6 @@ def bench_game(
         mcts_iterations_per_second=mcts["levels"].iterations_per_second if mcts else 0.0,
         mcts=mcts,
     )
-
-
-def _add(total: int | None, count: object) -> int | None:
-    """``total + count``; ``None`` once a batch did not count (kernels without the counter)."""
-    if total is None or not isinstance(count, int):
-        return None
-    return total + count
 
 
 def decision_positions(game: Game, seed: int = 0) -> tuple[State, ...]:

@@ -199,7 +199,7 @@ def _print_playouts(console: Console, results: list[BenchResult]) -> None:
             _rate(r.plies_per_second),
             _rate(r.decisions_per_second),
             _rate(r.turns_per_second),
-            "—" if r.mean_turns is None else f"{r.mean_turns:,.1f}",
+            f"{r.mean_turns:,.1f}",
             f"{r.mean_legal_moves:,.2f}",
             _cost(r.seconds, r.cpu_seconds, r.load_start, r.load_end),
         )
