@@ -146,6 +146,10 @@ def test_benchmark_positions_are_real_choices_and_fixed(game_id: str) -> None:
     for state in positions:
         assert not state.is_over and state.to_move is not None and state.to_move >= 0
         assert len(state.legal_moves()) >= 2
+        for move in state.legal_moves():  # a search would play a win at once without searching
+            assert state.apply(move).outcome is None or state.apply(move).outcome.winner != (
+                state.to_move
+            )
     assert decision_positions(game, seed=0) == positions
     assert len(set(positions)) > 1
 
@@ -244,20 +248,19 @@ def test_cold_compile_refuses_an_unknown_game() -> None:
         bench_cold("chess")
 
 
-def test_mcts_without_early_stop_searches_a_forced_move() -> None:
-    state = ludoteca.make("pente_grammai").initial_state()
-    while state.to_move == ludoteca.CHANCE or len(state.legal_moves()) > 1:
-        state = state.apply(state.legal_moves()[0])
-    game = state.game
-    assert MCTSAgent(game, iterations=200, seed=0).search(state).iterations == 1
-    assert MCTSAgent(game, iterations=200, seed=0, early_stop=False).search(state).iterations == 200
+@pytest.mark.parametrize("game_id", ["pente_grammai", "splinter"])
+def test_mcts_without_stop_early_spends_its_whole_budget(game_id: str) -> None:
+    game = ludoteca.make(game_id)
+    for state in decision_positions(game)[:4]:
+        agent = MCTSAgent(game, iterations=700, rollout_plies=4, stop_early=False, seed=0)
+        assert agent.search(state).iterations == 700
 
 
 def test_mcts_without_heuristic_scores_a_cut_rollout_zero() -> None:
     """Rollouts of 0 plies from Salta's start never end a game: every leaf is worth 0."""
     game = ludoteca.make("salta")
-    agent = MCTSAgent(game, iterations=300, rollout_plies=0, heuristic=False, early_stop=False)
+    agent = MCTSAgent(game, iterations=300, rollout_plies=0, heuristic=False, stop_early=False)
     result = agent.search(game.initial_state())
     assert result.iterations == 300 and result.value == 0.0
-    with_heuristic = MCTSAgent(game, iterations=300, rollout_plies=0, early_stop=False)
+    with_heuristic = MCTSAgent(game, iterations=300, rollout_plies=0, stop_early=False)
     assert with_heuristic.search(game.initial_state()).value != 0.0

@@ -115,8 +115,8 @@ class MCTSAgent(Agent):
         name: The agent's name in tables.
         heuristic: ``False`` never uses the game's heuristic: a rollout cut at ``rollout_plies``
             scores 0 for every player (plain UCT, as benchmarks compare it with other engines).
-        early_stop: ``False`` spends the whole budget: no win-in-one shortcut, no stop when the
-            best move is decided or forced (for benchmarks of the search rate).
+        stop_early: Whether the search stops once its best move can no longer change
+            (``False`` spends the whole budget, as benchmarks of the search rate need).
     """
 
     def __init__(
@@ -130,7 +130,7 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         name: str | None = None,
         heuristic: bool = True,
-        early_stop: bool = True,
+        stop_early: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             raise AgentError("MCTS needs a budget: iterations, seconds or both")
@@ -149,7 +149,7 @@ class MCTSAgent(Agent):
         if rollout_plies is not None and heuristic:
             self._evaluate = evaluator_for(game)
         self._cut = _FULL_GAME if heuristic or rollout_plies is None else rollout_plies
-        self.early_stop = early_stop
+        self.stop_early = stop_early
         self._draw: Returns = (0.0,) * game.num_players
         self._rng = random.Random(seed)
         self.name = name or _describe(iterations, seconds)
@@ -164,7 +164,7 @@ class MCTSAgent(Agent):
             AgentError: ``state`` is over or a chance node.
         """
         require_decision_node(state, self.game)
-        winning = _winning_move(state) if self.early_stop else None
+        winning = _winning_move(state)
         if winning is not None:
             return SearchResult(move=winning, value=1.0, iterations=0, visits={})
         root = _Node(state, self._rng)
@@ -172,7 +172,7 @@ class MCTSAgent(Agent):
         deadline = math.inf if self.seconds is None else started + self.seconds
         budget = self.iterations if self.iterations is not None else math.inf
         done = 0
-        if len(root.untried) == 1 and self.early_stop:  # a forced move needs no search
+        if len(root.untried) == 1:  # a forced move needs no search
             budget = 1
         while done < budget:
             self._iterate(root)
@@ -182,7 +182,7 @@ class MCTSAgent(Agent):
                 if now >= deadline:
                     break
                 left = min(budget - done, done / (now - started) * (deadline - now))
-                if self.early_stop and _decided(root, left):
+                if self.stop_early and _decided(root, left):
                     break
         player = root.player
         assert player is not None

@@ -355,8 +355,9 @@ def bench_game(
 def decision_positions(game: Game, seed: int = 0) -> tuple[State, ...]:
     """The fixed positions MCTS is measured on: one per entry of `POSITION_PLIES`.
 
-    Each is the first decision with at least two legal moves at or after that many plies of
-    seeded random play from the start (chance outcomes drawn with their probabilities). The
+    Each is the first decision with at least two legal moves and no move that wins at once (a
+    search plays such a move without searching) at or after that many plies of seeded random
+    play from the start (chance outcomes drawn with their probabilities). The
     same game and seed always give the same positions.
 
     Raises:
@@ -386,12 +387,21 @@ def _position_after(state: State, target: int, rng: random.Random) -> State | No
             move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
         else:
             moves = state.legal_moves()
-            if ply >= target and len(moves) >= 2:
+            if ply >= target and len(moves) >= 2 and not _wins_at_once(state):
                 return state
             move = rng.choice(moves)
         state = state.apply(move)
         ply += 1
     return None
+
+
+def _wins_at_once(state: State) -> bool:
+    mover = state.to_move
+    for move in state.legal_moves():
+        outcome = state.apply(move).outcome
+        if outcome is not None and outcome.winner == mover:
+            return True
+    return False
 
 
 def mcts_agent(game: Game, setting: Setting, *, seconds: float, seed: int) -> MCTSAgent:
@@ -403,7 +413,7 @@ def mcts_agent(game: Game, setting: Setting, *, seconds: float, seed: int) -> MC
             seconds=seconds,
             rollout_plies=rollout_plies(game),
             seed=seed,
-            early_stop=False,
+            stop_early=False,
         )
     return MCTSAgent(
         game,
@@ -413,7 +423,7 @@ def mcts_agent(game: Game, setting: Setting, *, seconds: float, seed: int) -> MC
         rollout_plies=UCT200_PLIES,
         heuristic=False,
         seed=seed,
-        early_stop=False,
+        stop_early=False,
     )
 
 
@@ -434,8 +444,8 @@ def bench_mcts(
 ) -> MCTSResult:
     """MCTS iterations per second (single-threaded) over `decision_positions`.
 
-    Each position gets one search of ``seconds`` that spends its whole budget
-    (no win-in-one shortcut, no early stop). Only the searches are timed: building the positions
+    Each position gets one search of ``seconds`` that spends its whole budget (no early
+    stop). Only the searches are timed: building the positions
     and the agents, and a short warm-up search, are not.
     """
     if setting not in SETTINGS:
