@@ -28,17 +28,19 @@ from typing import Final, Literal
 from ludoteca.core.grids import FILE_LETTERS
 
 RegionShape = Literal["rect", "circle"]
+#: The shapes the front ends can draw; a game picks one per piece, its colours come from the
+#: piece's ``style`` (declared in ``GameInfo.piece_styles``). Unknown shapes are drawn as discs.
 PieceShape = Literal[
-    "disc",  # a plain round counter (Pente Grammai, Salt 'n' Pepper)
-    "star",
-    "moon",
-    "sun",  # Salta's three kinds
-    "square",
-    "cross",
-    "circle",  # Splinter's three types
-    "coin",  # a piecepack coin (``text`` is its value or suit)
-    "pawn",  # a piecepack pawn
-    "tile",  # a piecepack tile or stone
+    "disc",  # a plain round counter
+    "star",  # a five-pointed star
+    "moon",  # a crescent
+    "sun",  # a twelve-rayed sun
+    "square",  # a square with slightly rounded corners
+    "cross",  # a plus-shaped cross
+    "circle",  # a ring (the style's colour on the outline, hollow inside)
+    "coin",  # a round coin with a rim, usually with ``text`` (a value or a suit)
+    "pawn",  # a pawn: a head on a base
+    "tile",  # a square tile with rounded corners
 ]
 
 

@@ -29,6 +29,7 @@ from starlette.routing import Match
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web import api, pages
+from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
 from ludoteca.web.guards import (
@@ -145,6 +146,9 @@ def create_app(
     app.include_router(api.router)
     app.include_router(api.websocket_router)
     app.include_router(pages.router)
+    app.add_api_route(
+        "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
+    )
     app.mount("/static", StaticFiles(directory=Path(__file__).with_name("static")), name="static")
     app.add_exception_handler(LudotecaError, _ludoteca_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -154,6 +158,11 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)
     return app
+
+
+async def _game_styles() -> Response:
+    """The games' own piece and region colours, from their declarations."""
+    return Response(styles_css(), media_type="text/css", headers={"Cache-Control": "no-cache"})
 
 
 def _without_telemetry() -> dict[str, Any]:
