@@ -40,7 +40,7 @@ _BUILT_IN: dict[str, str] = {
 }
 _GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
 _LOADED: dict[str, type[Game]] = {}
-_plugins_read = False
+_plugin_problems: list[str] | None = None  # None until the entry points are read
 
 
 class RegistrationError(LudotecaError):
@@ -121,21 +121,34 @@ def class_problems(game_class: object) -> list[str]:
     return problems
 
 
-def _read_plugins() -> None:
-    """Register the games of the ``ludoteca.games`` entry points, once per process."""
-    global _plugins_read
-    if _plugins_read:
-        return
-    _plugins_read = True
+def load_plugins() -> tuple[str, ...]:
+    """Register the games of the ``ludoteca.games`` entry points (once per process).
+
+    Each plug-in left out raises a `PluginWarning` (the first time only); front ends that show
+    the problems themselves ignore the warnings and print what this returns.
+
+    Returns:
+        One line per plug-in left out, naming its entry point and what is wrong.
+    """
+    global _plugin_problems
+    if _plugin_problems is not None:
+        return tuple(_plugin_problems)
+    _plugin_problems = []
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         problem = _load_plugin(point)
         if problem is not None:
-            warnings.warn(
+            message = (
                 f"plug-in game left out: entry point {point.name!r} = {point.value!r} "
-                f"(group {ENTRY_POINT_GROUP}{_distribution(point)}): {problem}",
-                PluginWarning,
-                stacklevel=3,
+                f"(group {ENTRY_POINT_GROUP}{_distribution(point)}): {problem}"
             )
+            _plugin_problems.append(message)
+            warnings.warn(message, PluginWarning, stacklevel=2)
+    return tuple(_plugin_problems)
+
+
+def _read_plugins() -> None:
+    if _plugin_problems is None:
+        load_plugins()
 
 
 def _load_plugin(point: EntryPoint) -> str | None:

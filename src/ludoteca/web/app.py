@@ -13,6 +13,7 @@ import inspect
 import logging
 import os
 import sys
+import warnings
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from starlette.routing import Match
 
 import ludoteca
 from ludoteca.core.errors import LudotecaError
+from ludoteca.core.registry import PluginWarning, load_plugins
 from ludoteca.web import api, pages
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
@@ -115,6 +117,7 @@ def create_app(
     pool = SearchPool(settings.lanes, time_limit=settings.search_time_limit)
     service = GameService(store, seed=seed, pool=pool, cache_size=settings.cache_size)
     install_log_scrubbing()
+    _load_plugins()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -158,6 +161,14 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)
     return app
+
+
+def _load_plugins() -> None:
+    """Register the plug-in games now, logging any left out (the server runs without them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PluginWarning)
+        for problem in load_plugins():
+            log.warning("%s", problem)
 
 
 async def _game_styles() -> Response:
