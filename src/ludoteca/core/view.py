@@ -1,6 +1,6 @@
 """What a front end draws: a game-agnostic picture of a position, and how clicks make moves.
 
-Every game's ``view`` module provides two functions over its states::
+Every game may declare two functions over its states in its view (``GameInfo.view``)::
 
     drawing(state) -> Drawing            # the board, the pieces, the dice, the status
     click_paths(state) -> dict[str, tuple[str, ...]]
@@ -197,8 +197,8 @@ def grid_coordinates(files: int, ranks: int, *, top: float = 0.0) -> tuple[Mark,
 
 # -- terminal boards ------------------------------------------------------------------------------
 #
-# Each game's ``view`` module may also give ``board_text(state, *, marked=frozenset()) -> str``:
-# the board as the terminal shows it after every move, at most 20 lines of at most 80 characters
+# A game's view (``GameInfo.view``) may also give
+# ``board_text(state, *, marked=frozenset()) -> str``: the board as the terminal shows it after every move, at most 20 lines of at most 80 characters
 # under the default options, with the squares (region ids) in ``marked`` bracketed; the terminal
 # marks the origin and target of the last move that way. `join_marked` draws those brackets.
 
