@@ -198,9 +198,10 @@ def grid_coordinates(files: int, ranks: int, *, top: float = 0.0) -> tuple[Mark,
 # -- terminal boards ------------------------------------------------------------------------------
 #
 # A game's view (``GameInfo.view``) may also give
-# ``board_text(state, *, marked=frozenset()) -> str``: the board as the terminal shows it after every move, at most 20 lines of at most 80 characters
-# under the default options, with the squares (region ids) in ``marked`` bracketed; the terminal
-# marks the origin and target of the last move that way. `join_marked` draws those brackets.
+# ``board_text(state, *, marked=frozenset()) -> str``: the board as the terminal shows it after
+# every move, at most 20 lines of at most 80 characters under the default options, with the
+# squares (region ids) in ``marked`` bracketed; the terminal marks the origin and target of the
+# last move that way. `join_marked` draws those brackets.
 
 
 def join_marked(
