@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,22 @@ def test_the_web_lobby_lists_the_example_game_with_its_colours(nim: Any, tmp_pat
         assert created.status_code in (200, 201), created.text
         rules = client.get("/rules/nim")
         assert rules.status_code == 200 and "who takes the last counter wins" in rules.text
+
+
+@pytest.mark.slow  # starts a search worker, which loads every game's kernels
+def test_the_servers_search_workers_know_a_registered_game(nim: Any, tmp_path: Path) -> None:
+    settings = ServerSettings(game_rate=0, hint_rate=0, warm_up=False)
+    with TestClient(create_app(tmp_path / "games.sqlite3", seed=1, settings=settings)) as client:
+        created = client.post("/api/games", json={"game": "nim", "seats": ["level:5", "human"]})
+        assert created.status_code in (200, 201), created.text
+        game_id = created.json()["id"]
+        deadline = time.monotonic() + 60
+        state = client.get(f"/api/games/{game_id}").json()
+        while state["ply"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            state = client.get(f"/api/games/{game_id}").json()
+        assert state["ply"] == 1, state
+        assert state["moves"][0]["text"] == "t3"  # perfect play leaves 12 of 15
 
 
 def test_a_game_id_that_is_taken_is_refused(nim: Any) -> None:

@@ -28,6 +28,7 @@ from ludoteca.core.registry import (
     RegistrationError,
     built_in_game_ids,
     game_ids,
+    load_plugins,
     make,
     register,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "check_declaration",
     "game_ids",
     "levels_with",
+    "load_plugins",
     "make",
     "register",
 ]

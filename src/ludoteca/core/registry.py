@@ -40,6 +40,7 @@ _BUILT_IN: dict[str, str] = {
 }
 _GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
 _LOADED: dict[str, type[Game]] = {}
+_REGISTERED: dict[str, str] = {}  # id -> "module:qualname" of the games given to `register`
 _plugin_problems: list[str] | None = None  # None until the entry points are read
 
 
@@ -86,7 +87,37 @@ def register(game_class: type[Game]) -> type[Game]:
             f"(by {owner}); choose another id"
         )
     _LOADED[game_id] = game_class
+    _REGISTERED[game_id] = f"{game_class.__module__}:{game_class.__qualname__}"
     return game_class
+
+
+def runtime_registrations() -> tuple[str, ...]:
+    """The games given to `register` in this process, as ``"module:ClassName"`` paths.
+
+    Worker processes started with ``spawn`` know only the built-in and entry point games; they
+    call `register_path` with these to know the others too.
+    """
+    return tuple(_REGISTERED.values())
+
+
+def register_path(path: str) -> type[Game]:
+    """Import the class at ``"module:ClassName"`` and `register` it.
+
+    Raises:
+        RegistrationError: The class cannot be imported, or `register` refuses it.
+    """
+    module_name, _, qualname = path.partition(":")
+    try:
+        found: object = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except Exception as error:  # any error of a game's import is reported, not raised as is
+        raise RegistrationError(
+            f"cannot import the game class {path!r}: {type(error).__name__}: {error}"
+        ) from None
+    if not isinstance(found, type):
+        raise RegistrationError(f"{path!r} is not a class")
+    return register(found)
 
 
 def unregister(game_id: str) -> None:
@@ -98,6 +129,7 @@ def unregister(game_id: str) -> None:
     if game_id in _BUILT_IN or game_id not in _LOADED:
         raise UnknownGameError(f"{game_id!r} is not a registered plug-in game")
     del _LOADED[game_id]
+    _REGISTERED.pop(game_id, None)
 
 
 def class_problems(game_class: object) -> list[str]:
