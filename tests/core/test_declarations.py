@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +107,25 @@ def test_importing_ludoteca_loads_no_game_and_no_compiler() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_game_packages_import_nothing_from_the_layers_above() -> None:
+    root = Path(__file__).resolve().parents[2]
+    forbidden = ("ludoteca.ai", "ludoteca.analysis", "ludoteca.cli", "ludoteca.web", "ludoteca.rl")
+    files = [
+        *(root / "src" / "ludoteca" / "games").rglob("*.py"),
+        *(root / "tests" / "example_game").rglob("*.py"),
+    ]
+    offenders = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            offenders += [
+                f"{path.relative_to(root)}: {name}" for name in names if name.startswith(forbidden)
+            ]
+    assert len(files) > 40
+    assert offenders == []
