@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from ludoteca.core.playouts import (
+    GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
@@ -425,7 +426,7 @@ def apply_action_inplace(s, action, params, goals):
 
 
 @njit(cache=True)
-def apply_action(s, action, params, goals):
+def apply_action(s, params, goals, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     apply_action_inplace(t, action, params, goals)
@@ -464,8 +465,11 @@ def random_rollout(start, params, goals, max_plies, seed):
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (moves
     uniformly among the legal ones), stopping early when the game ends. ``start`` is unchanged.
+    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
+    (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     random_playout_inplace(s, params, goals, totals, no_curve(), max_plies)
@@ -510,3 +514,32 @@ def random_playout_records(start, params, goals, count, seed):
     records, curve = new_records(count)
     _playouts(start, params, goals, count, seed, records, curve)
     return records, curve
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    return side_to_move(s)
+
+
+@njit(cache=True)
+def expand(s, params, goals):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params, goals)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params, goals)
+        players[i] = player_to_move(t)
+    return actions, children, players
