@@ -116,6 +116,12 @@ def encode_action(origin, direction, is_jump):
 
 
 @njit(cache=True)
+def is_jump(action):
+    """Whether ``action`` is a jump (the codec's lowest bit); a pass is no jump."""
+    return action != PASS and (action & 1) == 1
+
+
+@njit(cache=True)
 def side_to_move(s):
     """Green (0) on even ply counts, Red (1) on odd ones."""
     return s[PLY_AT] & 1

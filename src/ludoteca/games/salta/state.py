@@ -72,7 +72,7 @@ class SaltaMove(Move):
     @property
     def is_jump(self) -> bool:
         """Whether the move jumps over an opponent piece."""
-        return self.index != k.PASS and bool(self.index & 1)
+        return bool(k.is_jump(self.index))
 
 
 class SaltaState(ArrayState):
@@ -96,7 +96,7 @@ class SaltaState(ArrayState):
     def _action_text(self, action: int) -> str:
         if action == k.PASS:
             return "pass"
-        separator = "x" if action & 1 else "-"
+        separator = "x" if k.is_jump(action) else "-"
         origin = square_name(int(k.ACTION_ORIGIN[action]), k.WIDTH)
         return f"{origin}{separator}{square_name(int(k.ACTION_DESTINATION[action]), k.WIDTH)}"
 
