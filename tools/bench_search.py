@@ -55,6 +55,7 @@ def positions(game: Game, seed: int = 1) -> list[State]:
 
 
 def agent(game: Game, setting: str, iterations: int) -> MCTSAgent:
+    """The searcher of ``setting`` (``levels`` or ``uct200``), seeded."""
     if setting == "levels":
         return MCTSAgent(game, iterations=iterations, rollout_plies=rollout_plies(game), seed=7)
     options: dict[str, Any] = {}
@@ -77,6 +78,7 @@ def agent(game: Game, setting: str, iterations: int) -> MCTSAgent:
 
 
 def measure(game: Game, setting: str, iterations: int) -> dict[str, Any]:
+    """Search every position once with a fresh agent; sum iterations and times."""
     states = positions(game)
     agent(game, setting, 20).search(states[0])  # compile / warm up
     done, wall, cpu = 0, 0.0, 0.0
@@ -97,19 +99,26 @@ def measure(game: Game, setting: str, iterations: int) -> dict[str, Any]:
     }
 
 
+def load_average() -> list[str]:
+    """The 1-, 5- and 15-minute load averages."""
+    with open("/proc/loadavg") as file:
+        return file.read().split()[:3]
+
+
 def main() -> None:
+    """Parse the arguments, measure, print."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--settings", default="levels,uct200")
     args = parser.parse_args()
-    report: dict[str, Any] = {"load_before": open("/proc/loadavg").read().split()[:3]}
+    report: dict[str, Any] = {"load_before": load_average()}
     for game_id in args.games.split(","):
         game = ludoteca.make(game_id)
         for setting in args.settings.split(","):
             report[f"{game_id}/{setting}"] = measure(game, setting, args.iterations)
             print(game_id, setting, report[f"{game_id}/{setting}"], flush=True)
-    report["load_after"] = open("/proc/loadavg").read().split()[:3]
+    report["load_after"] = load_average()
     print(json.dumps(report))
 
 

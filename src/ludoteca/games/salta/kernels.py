@@ -271,6 +271,77 @@ def _play_phase_actions(s, out):
     return 1
 
 
+# -- why a move is refused -----------------------------------------------------------------
+
+# illegal_reason codes: which rule refuses a well-formed move (state.py words each for people)
+LEGAL_MOVE = 0
+WHY_PASS = 1  # a pass while the side has a move
+WHY_NO_PIECE = 2  # no piece of the mover's on the origin
+WHY_NOT_DIAGONAL = 3  # a step is one square diagonally, a jump two
+WHY_NO_JUMPS_WHEN_SCORING = 4
+WHY_BACKWARD_JUMP = 5
+WHY_NOTHING_TO_JUMP = 6  # no opponent piece on the square jumped over
+WHY_OCCUPIED = 7
+WHY_SCORING_FINISHED = 8  # a side that has finished the played scoring phase only passes
+WHY_JUMP_COMPULSORY = 9
+WHY_NO_BLOCK = 10  # the step would leave the opponent without a move
+
+
+@njit(cache=True)
+def _direction(origin, destination):
+    """The diagonal direction from ``origin`` towards ``destination`` (-1 if not diagonal)."""
+    df = destination % WIDTH - origin % WIDTH
+    dr = destination // WIDTH - origin // WIDTH
+    if df == 0 or dr == 0 or abs(df) != abs(dr):
+        return -1
+    if dr > 0:
+        return NE if df > 0 else NW
+    return SE if df > 0 else SW
+
+
+@njit(cache=True)
+def illegal_reason(s, params, goals, origin, destination, jump):
+    """Which rule refuses the move ``origin`` to ``destination`` (a jump if ``jump``).
+
+    Uses the tests that build the legal moves; ``origin < 0`` asks about a pass. Returns a
+    ``WHY_*`` code, or `LEGAL_MOVE` if the move is legal.
+    """
+    t = s.copy()  # the no-block test moves pieces
+    out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    n = legal_actions_into(t, params, goals, out)
+    side = side_to_move(t)
+    if origin < 0:
+        return LEGAL_MOVE if n == 1 and out[0] == PASS else WHY_PASS
+    direction = _direction(origin, destination)
+    if direction >= 0:
+        action = encode_action(origin, direction, 1 if jump else 0)
+        if ACTION_ORIGIN[action] == origin and ACTION_DESTINATION[action] == destination:
+            for i in range(n):
+                if out[i] == action:
+                    return LEGAL_MOVE
+    if t[LAYER_AT + side * NUM_SQUARES + origin] == 0:
+        return WHY_NO_PIECE
+    if direction < 0 or abs(destination % WIDTH - origin % WIDTH) != (2 if jump else 1):
+        return WHY_NOT_DIAGONAL
+    scoring = in_scoring_phase(t, params)
+    if jump:
+        if scoring:
+            return WHY_NO_JUMPS_WHEN_SCORING
+        if direction != FORWARD_DIRECTIONS[side, 0] and direction != FORWARD_DIRECTIONS[side, 1]:
+            return WHY_BACKWARD_JUMP
+        if t[LAYER_AT + (1 - side) * NUM_SQUARES + DIAGONAL_NEIGHBOUR[origin, direction]] == 0:
+            return WHY_NOTHING_TO_JUMP
+    if t[LAYER_AT + side * NUM_SQUARES + destination] != 0 or (
+        not scoring and t[LAYER_AT + (1 - side) * NUM_SQUARES + destination] != 0
+    ):
+        return WHY_OCCUPIED
+    if scoring:
+        return WHY_SCORING_FINISHED
+    if not jump and _jumps(t, side, out) > 0:
+        return WHY_JUMP_COMPULSORY
+    return WHY_NO_BLOCK
+
+
 # -- the scoring phase ("played") -----------------------------------------------------------
 
 

@@ -33,4 +33,13 @@ def random_playout_records(
     start: Cells, params: KernelArg, goals: KernelArg, count: int, seed: int, /
 ) -> tuple[Int64Array, Int64Array]: ...
 def is_jump(action: int, /) -> bool: ...
+def illegal_reason(
+    s: Cells,
+    params: KernelArg,
+    goals: KernelArg,
+    origin: int,
+    destination: int,
+    jump: bool,
+    /,
+) -> int: ...
 def __getattr__(name: str) -> Any: ...
