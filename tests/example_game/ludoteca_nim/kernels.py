@@ -1,4 +1,4 @@
-"""Nim's rules as numba kernels over a small int32 array (Ludoteca's kernel convention).
+"""Nim's rules as numba kernels over a small int32 array (Ludoteca's kernel contract, docs/kernels.md).
 
 Position array ``cells``::
 
@@ -14,11 +14,21 @@ Action codec: ``action = counters taken - 1`` (0 takes one counter).
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    GAME_OVER,
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 PILE, TO_MOVE, PLY, WINNER = 0, 1, 2, 3
 CELLS_SIZE = 4
-NO_WINNER = -1
 P_MAX_TAKE = 0
 NUM_PARAMS = 1
 MAX_TAKE_LIMIT = 9  # the largest max_take option, so actions stay below NUM_ACTIONS
@@ -34,7 +44,7 @@ def legal_actions(cells, params):
 
 
 @njit(cache=True)
-def apply_action_inplace(cells, action, params):
+def _apply_inplace(cells, params, action):
     """Take ``action + 1`` counters; the player who takes the last one wins."""
     cells[PILE] -= action + 1
     cells[PLY] += 1
@@ -44,48 +54,87 @@ def apply_action_inplace(cells, action, params):
 
 
 @njit(cache=True)
-def apply_action(cells, action, params):
+def apply_action(cells, params, action):
     """The position after the legal ``action`` (a new array; ``cells`` is unchanged)."""
     after = cells.copy()
-    apply_action_inplace(after, action, params)
+    _apply_inplace(after, params, action)
     return after
 
 
 @njit(cache=True)
-def _playout_inplace(cells, params, totals, max_plies):
-    """Random moves until the pile is empty or ``max_plies`` are played; counts into ``totals``."""
+def player_to_move(cells):
+    """The player to move, or `GAME_OVER` once the pile is empty."""
+    return GAME_OVER if cells[PILE] == 0 else cells[TO_MOVE]
+
+
+@njit(cache=True)
+def expand(cells, params):
+    """Every legal action with the position after it and the player to move there."""
+    actions = legal_actions(cells, params)
+    children = np.empty((actions.shape[0], cells.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        children[i] = cells
+        _apply_inplace(children[i], params, actions[i])
+        players[i] = player_to_move(children[i])
+    return actions, children, players
+
+
+@njit(cache=True)
+def random_playout_inplace(cells, params, totals, curve, max_plies):
+    """Random moves on ``cells`` until the pile is empty or ``max_plies`` are played.
+
+    Adds to ``totals`` and ``curve`` (a turn is one decision); returns the first mover.
+    """
     plies = 0
+    first = NO_WINNER
     while cells[PILE] > 0 and plies < max_plies:
+        if plies == 0:
+            first = cells[TO_MOVE]
         count = min(cells[PILE], params[P_MAX_TAKE])
-        totals[T_DECISIONS] += 1
-        totals[T_LEGAL_MOVES] += count
-        apply_action_inplace(cells, np.random.randint(0, count), params)
+        count_decision(totals, curve, plies, count, True)
+        _apply_inplace(cells, params, np.random.randint(0, count))
+        totals[T_PLIES] += 1
         plies += 1
-    totals[T_PLIES] += plies
-    return plies
+    return first
 
 
 @njit(cache=True)
 def random_rollout(cells, params, max_plies, seed):
-    """At most ``max_plies`` random moves from ``cells``; the position reached (a new array)."""
-    np.random.seed(seed)
+    """At most ``max_plies`` random moves from ``cells``; the position reached (a new array).
+
+    A negative ``seed`` goes on with the generator's current stream.
+    """
+    if seed >= 0:
+        np.random.seed(seed)
     after = cells.copy()
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    _playout_inplace(after, params, totals, max_plies)
+    random_playout_inplace(after, params, totals, no_curve(), max_plies)
     return after
+
+
+@njit(cache=True)
+def _playouts(start, params, count, seed, records, curve):
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
+    for i in range(count):
+        cells = start.copy()
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(cells, params, totals, curve, NO_PLY_LIMIT)
+        end_game(totals, before, records, i, cells[WINNER], False, first)
+    return totals
 
 
 @njit(cache=True)
 def random_playouts(start, params, count, seed):
     """Play ``count`` random games from ``start``; the totals (see ludoteca.core.playouts)."""
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    for _ in range(count):
-        cells = start.copy()
-        plies = _playout_inplace(cells, params, totals, 1 << 30)
-        totals[T_LONGEST] = max(totals[T_LONGEST], plies)
-        if cells[WINNER] == NO_WINNER:
-            totals[T_DRAWS] += 1
-        else:
-            totals[T_WINS + cells[WINNER]] += 1
-    return totals
+    return _playouts(start, params, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)``."""
+    records, curve = new_records(count)
+    _playouts(start, params, count, seed, records, curve)
+    return records, curve
