@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
 from ludoteca.core.errors import IllegalMoveError, InvalidMoveError
+from ludoteca.core.info import GameInfo
 from ludoteca.core.options import OptionSpec, OptionValue, format_option_value, resolve_options
 from ludoteca.core.outcome import CHANCE, Outcome
 from ludoteca.core.playouts import (
@@ -108,6 +109,8 @@ class Game(ABC):
     player_names: ClassVar[tuple[str, ...]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     num_actions: ClassVar[int]
+    info: ClassVar[GameInfo] = GameInfo()
+    """What the AI, terminal and web need beyond the rules (levels, heuristics, view, styles)."""
 
     def __init__(self, **options: Any) -> None:
         self._options = resolve_options(self.id, self.option_specs, options)

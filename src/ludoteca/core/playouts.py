@@ -45,6 +45,9 @@ NUM_RECORD_COLUMNS = 7
 NO_WINNER = -1  # R_WINNER of a game without a winner; R_FIRST_MOVER of a game without decisions
 CURVE_LENGTH = 256
 
+CHANCE_NODE = -1  # player_to_move at a chance node (the same as ludoteca.core.outcome.CHANCE)
+GAME_OVER = -2  # player_to_move once the game is over
+
 NO_PLY_LIMIT = int(np.iinfo(np.int64).max)  # max_plies of a playout played to the end
 
 Int64Array = npt.NDArray[np.int64]

@@ -38,6 +38,8 @@ import numpy as np
 from numba import njit
 
 from ludoteca.core.playouts import (
+    CHANCE_NODE,
+    GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
@@ -274,7 +276,7 @@ def apply_action_inplace(s, action, params):
 
 
 @njit(cache=True)
-def apply_action(s, action, params):
+def apply_action(s, params, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     apply_action_inplace(t, action, params)
@@ -379,9 +381,43 @@ def random_rollout(start, params, max_plies, seed):
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (rolls and
     the first-player draw with their probabilities, moves uniformly among the legal ones),
     stopping early when the game ends. ``start`` is unchanged.
+    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
+    (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     random_playout_inplace(s, params, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    if s[SIDE_AT] == NO_SIDE or s[DIE_AT] == 0:
+        return CHANCE_NODE
+    return s[SIDE_AT]
+
+
+@njit(cache=True)
+def expand(s, params):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params)
+        players[i] = player_to_move(t)
+    return actions, children, players

@@ -37,6 +37,8 @@ import numpy as np
 from numba import njit
 
 from ludoteca.core.playouts import (
+    CHANCE_NODE,
+    GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
@@ -333,7 +335,7 @@ def apply_action_inplace(s, action, params, targets):
 
 
 @njit(cache=True)
-def apply_action(s, action, params, targets):
+def apply_action(s, params, targets, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     apply_action_inplace(t, action, params, targets)
@@ -447,10 +449,43 @@ def random_rollout(start, params, targets, max_plies, seed):
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the bag
     draw at even odds, moves uniformly among the legal ones), stopping early when the game ends.
-    ``start`` is unchanged.
+    ``start`` is unchanged. A negative ``seed`` does not reseed: the rollout goes on with the
+    generator's current stream (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     random_playout_inplace(s, params, targets, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    if s[FIRST_AT] == UNDRAWN:
+        return CHANCE_NODE
+    return side_to_move(s)
+
+
+@njit(cache=True)
+def expand(s, params, targets):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params, targets)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params, targets)
+        players[i] = player_to_move(t)
+    return actions, children, players

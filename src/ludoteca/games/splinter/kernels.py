@@ -55,6 +55,7 @@ import numpy as np
 from numba import njit
 
 from ludoteca.core.playouts import (
+    GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
@@ -884,7 +885,7 @@ def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
 
 
 @njit(cache=True)
-def apply_action(s, action, params, nbr):
+def apply_action(s, params, nbr, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     label, order, groups, _, _, sizes = new_workspace(nbr.shape[0])
@@ -975,9 +976,42 @@ def random_rollout(start, params, nbr, max_plies, seed):
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the
     first-player draw at even odds, moves uniformly among the legal ones), stopping early when
     the game ends. ``start`` is unchanged.
+    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
+    (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     random_playout_inplace(s, params, nbr, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    return s[TO_MOVE_AT]
+
+
+@njit(cache=True)
+def expand(s, params, nbr):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params, nbr)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    label, order, groups, _, _, sizes = new_workspace(nbr.shape[0])
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params, nbr, label, order, groups, sizes)
+        players[i] = player_to_move(t)
+    return actions, children, players

@@ -18,6 +18,8 @@ import numpy as np
 from numba import njit
 
 from ludoteca.core.playouts import (
+    CHANCE_NODE,
+    GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
@@ -281,7 +283,7 @@ def apply_action_inplace(s, action, geo, params, work):
 
 
 @njit(cache=True)
-def apply_action(s, action, geo, params):
+def apply_action(s, geo, params, action):
     """A copy of ``s`` with ``action`` (or a chance outcome) played."""
     t = s.copy()
     apply_action_inplace(t, action, geo, params, new_work())
@@ -384,10 +386,44 @@ def random_rollout(start, geo, params, max_plies, seed):
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (dice
     rolled fairly, moves uniformly among the legal ones), stopping early when the game ends.
-    ``start`` is unchanged.
+    ``start`` is unchanged. A negative ``seed`` does not reseed: the rollout goes on with the
+    generator's current stream (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     random_playout_inplace(s, geo, params, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    if is_chance_node(s):
+        return CHANCE_NODE
+    return 0
+
+
+@njit(cache=True)
+def expand(s, geo, params):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, geo, params)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    work = new_work()
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], geo, params, work)
+        players[i] = player_to_move(t)
+    return actions, children, players
