@@ -41,9 +41,7 @@ class Comparison:
     p_value: float
 
 
-def difference_interval(
-    x1: int, n1: int, x2: int, n2: int, z: float = Z_95
-) -> tuple[float, float]:
+def difference_interval(x1: int, n1: int, x2: int, n2: int, z: float = Z_95) -> tuple[float, float]:
     """Newcombe's score interval for the difference of ``x1/n1`` and ``x2/n2`` (95 % by default).
 
     >>> low, high = difference_interval(56, 70, 48, 80)

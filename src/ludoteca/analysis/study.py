@@ -120,9 +120,7 @@ class GameTable:
     def join(tables: Sequence[GameTable]) -> GameTable:
         """One table holding the games of ``tables`` in order."""
         return GameTable(
-            columns={
-                name: np.concatenate([t.columns[name] for t in tables]) for name in COLUMNS
-            },
+            columns={name: np.concatenate([t.columns[name] for t in tables]) for name in COLUMNS},
             curve_sum=np.sum([t.curve_sum for t in tables], axis=0, dtype=np.int64),
             curve_count=np.sum([t.curve_count for t in tables], axis=0, dtype=np.int64),
         )
@@ -402,11 +400,12 @@ def lead_measures(leaders: Sequence[int], winner: int) -> tuple[int, float]:
     ``leaders[i]`` is the seat ahead by the game's evaluation after decision ``i`` (-1: level).
     A lead change is the lead passing from one seat to the other (level positions in between do
     not count). The decisive point is the share of the game's decisions played before the
-    eventual winner took the lead for good: 0 when it led from the first move on, near 1 when
+    eventual winner went ahead for good (a level position after it
+    led counts as not ahead): 0 when it led from the first move on, near 1 when
     it only came ahead at the end; NaN for a game without a winner.
 
     >>> lead_measures([0, 0, 1, -1, 1, 1], winner=1)
-    (1, 0.5)
+    (1, 0.6666666666666666)
     """
     changes = 0
     last = -1

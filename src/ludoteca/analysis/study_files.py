@@ -52,7 +52,9 @@ def games_csv(plan: StudyPlan, tables: Sequence[GameTable]) -> str:
         for number, row in enumerate(zip(*columns, strict=True)):
             values = list(row)
             values[safeguard] = int(values[safeguard])
-            values[decided] = "" if values[decided] != values[decided] else round(values[decided], 4)
+            values[decided] = (
+                "" if values[decided] != values[decided] else round(values[decided], 4)
+            )
             writer.writerow([index + 1, variant.label, number + 1, *values])
     return text.getvalue()
 

@@ -31,11 +31,13 @@ section{background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(0,0,0,.08);
  padding:18px 22px;margin:20px 0}
 h2{font-size:18px;margin:0 0 12px}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:14px}
-th,td{padding:6px 10px;border-bottom:1px solid #e2e8f0;text-align:right;white-space:nowrap}
+th,td{padding:6px 9px;border-bottom:1px solid #e2e8f0;text-align:right;white-space:nowrap;
+ vertical-align:top}
 th{background:#f7fafc;font-weight:600;color:#4a5568}
 td:first-child,th:first-child{text-align:left}
 tr.base td{background:#fffbea}
-.ci{color:#718096;font-size:12px}
+.ci{color:#718096;font-size:11.5px;display:block;line-height:1.2}
+.wide{overflow-x:auto}
 .sig{color:#9b2c2c;font-weight:600}
 .muted{color:#718096}
 .cards{display:flex;gap:14px;flex-wrap:wrap}
@@ -72,7 +74,7 @@ def render_report(study: dict[str, Any], run: dict[str, Any]) -> str:
         _figure(_plot_first_player, study, _first_player_caption(study)),
         _figure(_plot_outcomes, study, "Share of games won by each seat (draws in grey)."),
         _figure(_plot_lengths, study, "Game length in plies (chance outcomes included)."),
-        _figure(_plot_legal_curve, study, "Mean legal moves at each decision of the game."),
+        _figure(_plot_legal_curve, study, _curve_caption(study)),
     ]
     if solitaire:
         plots.pop(1)
@@ -182,7 +184,7 @@ def _comparison_table(study: dict[str, Any]) -> str:
 
 def _length_table(study: dict[str, Any]) -> str:
     head = ["variant", "plies mean", "median", "p10–p90", "max", "turns mean", "turns p10–p90"]
-    head += ["legal moves / decision", "chance plies"]
+    head += ["moves / decision", "chance plies"]
     agent = any(v["lead_changes_mean"] is not None for v in study["variants"])
     if agent:
         head += ["lead changes", "decisiveness"]
@@ -234,7 +236,9 @@ def _reproduce(study: dict[str, Any], run: dict[str, Any]) -> str:
 
 def _table(head: list[str], rows: list[str]) -> str:
     header = "".join(f"<th>{_e(h)}</th>" for h in head)
-    return f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    body = "".join(rows)
+    table = f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<div class=wide>{table}</div>"
 
 
 def _p(value: float) -> str:
@@ -244,7 +248,9 @@ def _p(value: float) -> str:
 # -- plots -------------------------------------------------------------------------------------
 
 
-def _figure(plot: Callable[[Axes, dict[str, Any]], None], study: dict[str, Any], caption: str) -> str:
+def _figure(
+    plot: Callable[[Axes, dict[str, Any]], None], study: dict[str, Any], caption: str
+) -> str:
     figure = Figure(figsize=(6.2, 3.6), dpi=100)
     axes = figure.add_subplot()
     plot(axes, study)
@@ -258,6 +264,13 @@ def _figure(plot: Callable[[Axes, dict[str, Any]], None], study: dict[str, Any],
     svg = svg[svg.index("<svg") :]  # drop the XML prologue and doctype: the page is HTML
     svg = re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"', r"\1", svg, count=1)
     return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def _curve_caption(study: dict[str, Any]) -> str:
+    text = "Mean legal moves at each decision of the game"
+    if len(study["players"]) > 1:
+        text += f", averaged over {len(study['players'])} decisions in a row (one per seat)"
+    return text + "."
 
 
 def _labels(study: dict[str, Any]) -> list[str]:
@@ -280,10 +293,25 @@ def _plot_first_player(axes: Axes, study: dict[str, Any]) -> None:
     intervals = [v["win_ci"][0] if solitaire else v["first_player_ci"] for v in variants]
     positions = list(range(len(variants)))[::-1]
     for y, rate, (low, high), colour in zip(positions, rates, intervals, PALETTE * 8, strict=False):
-        axes.errorbar(rate, y, xerr=[[max(0.0, rate - low)], [max(0.0, high - rate)]], fmt="o", color=colour,
-                      capsize=4, markersize=7, linewidth=2)
-        axes.annotate(f"{rate:.1%}", (rate, y), textcoords="offset points", xytext=(0, 8),
-                      ha="center", fontsize=8, color="#4a5568")
+        axes.errorbar(
+            rate,
+            y,
+            xerr=[[max(0.0, rate - low)], [max(0.0, high - rate)]],
+            fmt="o",
+            color=colour,
+            capsize=4,
+            markersize=7,
+            linewidth=2,
+        )
+        axes.annotate(
+            f"{rate:.1%}",
+            (rate, y),
+            textcoords="offset points",
+            xytext=(0, 8),
+            ha="center",
+            fontsize=8,
+            color="#4a5568",
+        )
     exact = [v["exact_first_player_value"] for v in variants]
     for y, value in zip(positions, exact, strict=True):
         if value is not None:
@@ -309,8 +337,15 @@ def _plot_outcomes(axes: Axes, study: dict[str, Any]) -> None:
         axes.barh(positions, shares, left=left, color=SEAT_COLOURS[index], label=name, height=0.6)
         for y, start, share in zip(positions, left, shares, strict=True):
             if share > 0.08:
-                axes.text(start + share / 2, y, f"{share:.0%}", ha="center", va="center",
-                          fontsize=8, color="white")
+                axes.text(
+                    start + share / 2,
+                    y,
+                    f"{share:.0%}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white",
+                )
         left = [a + b for a, b in zip(left, shares, strict=True)]
     axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
     axes.set_xlim(0, 1)
@@ -335,10 +370,16 @@ def _plot_lengths(axes: Axes, study: dict[str, Any]) -> None:
 
 
 def _plot_legal_curve(axes: Axes, study: dict[str, Any]) -> None:
+    window = len(study["players"])  # one decision per seat: the sides' choices differ
     for v, colour in zip(study["variants"], PALETTE * 8, strict=False):
         curve = v["legal_moves_curve"][:-1] or v["legal_moves_curve"]  # the last bin is a tail
-        axes.plot(range(len(curve)), curve, color=colour, linewidth=1.6,
-                  label=_short([v["label"]])[0])
+        smooth = [
+            sum(curve[i : i + window]) / len(curve[i : i + window])
+            for i in range(0, max(1, len(curve) - window + 1))
+        ]
+        axes.plot(
+            range(len(smooth)), smooth, color=colour, linewidth=1.6, label=_short([v["label"]])[0]
+        )
     axes.set_xlabel("decision number in the game", fontsize=9)
     axes.set_ylabel("legal moves (mean)", fontsize=9)
     axes.set_ylim(bottom=0)

@@ -35,10 +35,10 @@ HISTOGRAM_BINS = 40
 def summarise(plan: StudyPlan, tables: Sequence[GameTable]) -> dict[str, Any]:
     """The study as a JSON-ready dictionary (see docs/study.md for every field)."""
     game = make(plan.game_id, **plan.variants[0].options)
-    longest = max(int(t.columns["plies"].max()) for t in tables)
-    most_turns = max(int(t.columns["turns"].max()) for t in tables)
+    plies = _span([t.columns["plies"] for t in tables])
+    turns = _span([t.columns["turns"] for t in tables])
     variants = [
-        _variant(make(plan.game_id, **variant.options), variant.varied, table, longest, most_turns)
+        _variant(make(plan.game_id, **variant.options), variant.varied, table, plies, turns)
         for variant, table in zip(plan.variants, tables, strict=True)
     ]
     return {
@@ -66,8 +66,17 @@ def versions() -> dict[str, str]:
     return found
 
 
+def _span(columns: Sequence[npt.NDArray[np.int64]]) -> tuple[int, int]:
+    """The smallest and largest value over every variant (the histograms' common range)."""
+    return min(int(c.min()) for c in columns), max(int(c.max()) for c in columns)
+
+
 def _variant(
-    game: Game, varied: dict[str, Any], table: GameTable, longest: int, most_turns: int
+    game: Game,
+    varied: dict[str, Any],
+    table: GameTable,
+    plies_span: tuple[int, int],
+    turns_span: tuple[int, int],
 ) -> dict[str, Any]:
     c = table.columns
     n = table.games
@@ -99,8 +108,8 @@ def _variant(
         "first_player_wins": first_wins,
         "first_player_win_rate": first_wins / n,
         "first_player_ci": list(wilson_interval(first_wins, n)),
-        "plies": _distribution(c["plies"], longest),
-        "turns": _distribution(c["turns"], most_turns),
+        "plies": _distribution(c["plies"], plies_span),
+        "turns": _distribution(c["turns"], turns_span),
         "legal_moves_mean": float(c["legal_moves"].sum() / max(1, c["decisions"].sum())),
         "legal_moves_curve": [round(float(v), 4) for v in curve[:reached]],
         "chance_ply_share": chance_plies / max(1, int(c["plies"].sum())),
@@ -108,7 +117,7 @@ def _variant(
     }
     if game.num_players == 1:
         won = winner == 0
-        result["turns_to_win"] = _distribution(c["turns"][won], most_turns) if wins[0] else None
+        result["turns_to_win"] = _distribution(c["turns"][won], turns_span) if wins[0] else None
     lead = c["lead_changes"]
     measured = lead >= 0
     result["lead_changes_mean"] = float(lead[measured].mean()) if measured.any() else None
@@ -117,12 +126,13 @@ def _variant(
     return result
 
 
-def _distribution(values: npt.NDArray[np.int64], top: int) -> dict[str, Any]:
-    """Mean, median, p10/p90, max and a histogram on bins shared by every variant."""
+def _distribution(values: npt.NDArray[np.int64], span: tuple[int, int]) -> dict[str, Any]:
+    """Mean, median, p10/p90, max and a histogram on whole-number bins shared by every variant."""
     if values.size == 0:
         return {"mean": None, "median": None, "p10": None, "p90": None, "max": None}
-    width = max(1, math.ceil((top + 1) / HISTOGRAM_BINS))
-    edges = np.arange(0, top + width + 1, width)
+    low, high = span
+    width = max(1, math.ceil((high - low + 1) / HISTOGRAM_BINS))
+    edges = np.arange(low, high + width + 1, width)
     counts, _ = np.histogram(values, bins=edges)
     return {
         "mean": float(values.mean()),

@@ -16,7 +16,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -162,7 +162,7 @@ def run_study_command(
         "cpu_seconds": _cpu_seconds() - cpu_started,
         "load_average": list(os.getloadavg()),
         "cores": default_jobs(),
-        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "games_per_second": total / wall if wall > 0 else None,
     }
     try:
@@ -176,8 +176,9 @@ def run_study_command(
     if study["comparisons"]:
         console.print(comparison_table(study))
     console.print(
-        f"{total:,} games in {wall:.1f} s ({total / wall:,.0f} games/s; CPU {run['cpu_seconds']:.1f}"
-        f" s; load {run['load_average'][0]:.2f}). Report: {escape(str(out / 'report.html'))}"
+        f"{total:,} games in {wall:.1f} s ({total / wall:,.0f} games/s; "
+        f"CPU {run['cpu_seconds']:.1f} s; load {run['load_average'][0]:.2f}). "
+        f"Report: {escape(str(out / 'report.html'))}"
     )
     return 0
 
@@ -202,7 +203,7 @@ def summary_table(study: dict[str, Any]) -> Table:
     else:
         columns += [f"{name} wins" for name in study["players"]]
         columns += ["draws", "first player wins"]
-    columns += ["safeguard ends", "plies (mean)", "moves/decision"]
+    columns += ["safeguard ends", "plies (mean)", "legal moves"]
     exact = any(v["exact_first_player_value"] is not None for v in study["variants"])
     if exact:
         columns.append("exact (perfect play)")

@@ -29,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ludoteca.games.pente_grammai import kernels as k
 from ludoteca.core.game import Game
+from ludoteca.games.pente_grammai import kernels as k
 from ludoteca.games.pente_grammai.solution import expert_move, solve
 from ludoteca.games.pente_grammai.state import PenteGrammaiState
 
