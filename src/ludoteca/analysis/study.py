@@ -77,13 +77,6 @@ class Variant:
     options: dict[str, Any]
     varied: dict[str, Any]
 
-    @property
-    def label(self) -> str:
-        """A short name for tables and plots, e.g. ``"first=0 pepper_sideways=true"``."""
-        if not self.varied:
-            return "default" if not self.options else "as given"
-        return " ".join(f"{name}={_text(value)}" for name, value in self.varied.items())
-
 
 @dataclass(frozen=True, slots=True)
 class Batch:
@@ -428,11 +421,3 @@ def _dtype(name: str) -> Any:
     if name == "decided_at":
         return np.float64
     return np.int64
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ludoteca.analysis.study import COLUMNS, GameTable, StudyPlan
+from ludoteca.analysis.study import COLUMNS, GameTable
 from ludoteca.analysis.study_report import render_report
 
 
@@ -25,7 +25,6 @@ def write_study(
     out: Path,
     study: dict[str, Any],
     run: dict[str, Any],
-    plan: StudyPlan,
     tables: Sequence[GameTable],
 ) -> None:
     """Write the study's four files in ``out`` (created if needed).
@@ -36,16 +35,16 @@ def write_study(
     out.mkdir(parents=True, exist_ok=True)
     _write(out / "study.json", json.dumps(study, indent=1) + "\n")
     _write(out / "run.json", json.dumps(run, indent=1) + "\n")
-    _write(out / "games.csv", games_csv(plan, tables))
+    _write(out / "games.csv", games_csv([v["label"] for v in study["variants"]], tables))
     _write(out / "report.html", render_report(study, run))
 
 
-def games_csv(plan: StudyPlan, tables: Sequence[GameTable]) -> str:
+def games_csv(labels: Sequence[str], tables: Sequence[GameTable]) -> str:
     """One row per game: its variant, number and every per-game column."""
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["variant", "label", "game", *COLUMNS])
-    for index, (variant, table) in enumerate(zip(plan.variants, tables, strict=True)):
+    for index, (label, table) in enumerate(zip(labels, tables, strict=True)):
         columns = [table.columns[name].tolist() for name in COLUMNS]
         safeguard = COLUMNS.index("safeguard")
         decided = COLUMNS.index("decided_at")
@@ -55,7 +54,7 @@ def games_csv(plan: StudyPlan, tables: Sequence[GameTable]) -> str:
             values[decided] = (
                 "" if values[decided] != values[decided] else round(values[decided], 4)
             )
-            writer.writerow([index + 1, variant.label, number + 1, *values])
+            writer.writerow([index + 1, label, number + 1, *values])
     return text.getvalue()
 
 

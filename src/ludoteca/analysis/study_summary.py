@@ -93,7 +93,7 @@ def _variant(
     )
     reached = int(np.count_nonzero(table.curve_count))
     result: dict[str, Any] = {
-        "label": _label(varied),
+        "label": _label(varied or _changed_options(game)),
         "options": game.options,
         "varied": varied,
         "games": n,
@@ -190,6 +190,15 @@ def exact_first_player_value(game: Game) -> float | None:
     if exact is None:
         return None
     return (float(exact(game)) + 1.0) / 2.0
+
+
+def _changed_options(game: Game) -> dict[str, Any]:
+    """The options of ``game`` that differ from their defaults."""
+    return {
+        spec.name: game.options[spec.name]
+        for spec in game.option_specs
+        if game.options[spec.name] != spec.default
+    }
 
 
 def _label(varied: dict[str, Any]) -> str:

@@ -166,7 +166,7 @@ def run_study_command(
         "games_per_second": total / wall if wall > 0 else None,
     }
     try:
-        write_study(out, study, run, plan, tables)
+        write_study(out, study, run, tables)
     except OSError as error:
         raise LudotecaError(f"could not write the study to {out}: {error}") from error
     if arguments.json:
