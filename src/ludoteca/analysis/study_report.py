@@ -15,6 +15,7 @@ from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 PALETTE = ("#2b6cb0", "#dd6b20", "#2f855a", "#b83280", "#6b46c1", "#c05621", "#2c7a7b", "#744210")
 SEAT_COLOURS = ("#2b6cb0", "#dd6b20", "#718096")  # seat 0, seat 1, draws
@@ -22,19 +23,19 @@ SEAT_COLOURS = ("#2b6cb0", "#dd6b20", "#718096")  # seat 0, seat 1, draws
 _STYLE = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a202c;
  background:#f4f5f7;margin:0}
-main{max-width:1080px;margin:0 auto;padding:28px 32px 48px}
+main{max-width:1180px;margin:0 auto;padding:28px 32px 48px}
 header{background:#1f2937;color:#f9fafb;padding:26px 32px}
-header .inner{max-width:1080px;margin:0 auto}
+header .inner{max-width:1180px;margin:0 auto}
 header h1{margin:0 0 4px;font-size:26px;font-weight:650}
 header p{margin:0;color:#cbd5e0}
 section{background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(0,0,0,.08);
  padding:18px 22px;margin:20px 0}
 h2{font-size:18px;margin:0 0 12px}
-table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:14px}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:13.5px}
 th,td{padding:6px 9px;border-bottom:1px solid #e2e8f0;text-align:right;white-space:nowrap;
  vertical-align:top}
 th{background:#f7fafc;font-weight:600;color:#4a5568}
-td:first-child,th:first-child{text-align:left}
+td:first-child,th:first-child{text-align:left;white-space:normal;min-width:130px}
 tr.base td{background:#fffbea}
 .ci{color:#718096;font-size:11.5px;display:block;line-height:1.2}
 .wide{overflow-x:auto}
@@ -321,7 +322,7 @@ def _plot_first_player(axes: Axes, study: dict[str, Any]) -> None:
     axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
     axes.set_ylim(-0.7, len(variants) - 0.3)
     axes.set_xlabel("win rate" if solitaire else "first player's win rate", fontsize=9)
-    axes.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
+    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
 
 
 def _plot_outcomes(axes: Axes, study: dict[str, Any]) -> None:
@@ -349,7 +350,7 @@ def _plot_outcomes(axes: Axes, study: dict[str, Any]) -> None:
         left = [a + b for a, b in zip(left, shares, strict=True)]
     axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
     axes.set_xlim(0, 1)
-    axes.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
+    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
     axes.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, 1.14), frameon=False)
 
 
@@ -364,7 +365,7 @@ def _plot_lengths(axes: Axes, study: dict[str, Any]) -> None:
         axes.axvline(v["plies"]["median"], color=colour, linestyle=":", linewidth=1)
     axes.set_xlabel("plies per game (dotted: median)", fontsize=9)
     axes.set_ylabel("share of games", fontsize=9)
-    axes.yaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
+    axes.yaxis.set_major_formatter(PercentFormatter(1.0))
     if len(study["variants"]) > 1:
         axes.legend(fontsize=8, frameon=False)
 
