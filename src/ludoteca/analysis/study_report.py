@@ -108,7 +108,7 @@ def _cards(study: dict[str, Any], run: dict[str, Any]) -> str:
     cards = [
         ("games played", f"{total:,}"),
         ("wall time", f"{run['wall_seconds']:.1f} s"),
-        ("games per second", f"{rate:,.0f}" if rate else "–"),
+        ("games per second", "–" if not rate else f"{rate:,.0f}" if rate >= 10 else f"{rate:.2f}"),
         ("significant changes", str(sum(c["significant"] for c in study["comparisons"]))),
     ]
     body = "".join(f"<div class=card><b>{_e(v)}</b>{_e(k)}</div>" for k, v in cards)
@@ -139,6 +139,12 @@ def _variant_table(study: dict[str, Any]) -> str:
         cells.append(f"{v['safeguard_ends']:,}")
         css = " class=base" if index == study["baseline"] else ""
         rows.append(f"<tr{css}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    if solitaire:
+        return _table(head, rows) + (
+            "<p class=muted>The win rate with its 95 % Wilson interval; a game not won is lost, "
+            "at the latest by the turn limit (a safeguard end). The highlighted row is the "
+            "baseline.</p>"
+        )
     note = (
         "<p class=muted>Rates with their 95 % Wilson intervals. The first player is whoever made "
         "the first decision of the game (with a random first player, either seat)."

@@ -53,7 +53,7 @@ def add_study_command(
         description=(
             "Play many games of each variant of a game (one per combination of the --vary "
             "values) and report wins per seat, the first player's advantage, game lengths and "
-            "legal moves with 95%% Wilson intervals, and compare each variant with the first "
+            "legal moves with 95% Wilson intervals, and compare each variant with the first "
             "(two-sided test, Holm's correction). Writes report.html, study.json and games.csv. "
             f"Agents: {AGENT_SPECS}."
         ),
@@ -73,7 +73,9 @@ def add_study_command(
         metavar="SPEC",
         help="one agent spec per seat, or one for all (default: random, in the compiled kernels)",
     )
-    study.add_argument("--games", type=int, default=10_000, help="games per variant (10,000)")
+    study.add_argument(
+        "--games", type=int, default=10_000, help="games per variant (default 10,000)"
+    )
     study.add_argument("--seed", type=int, default=0, help="the study's seed (default 0)")
     study.add_argument(
         "--baseline",
