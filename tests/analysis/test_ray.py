@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ import ludoteca
 from ludoteca.analysis.study import RANDOM_BATCH, plan_study, run_study
 from ludoteca.analysis.study_summary import summarise
 from ludoteca.analysis.tournament import run_tournament
+from ludoteca.cli import main
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("ray", reason="Ray is not installed: pip install 'ludoteca[cluster]'")
@@ -55,3 +57,17 @@ def test_an_arena_on_ray_gives_the_results_of_a_local_one(local_cluster: None) -
     local = run_tournament(game, specs, games_per_pair=4, seed=3)
     assert on_ray.results == local.results
     assert on_ray.standings == local.standings
+
+
+@pytest.mark.timeout(600)
+def test_study_json_is_the_same_file_with_jobs_1_jobs_2_and_ray(
+    local_cluster: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = ["study", "pente_grammai", "--vary", "capture=false,true", "--games", "5100"]
+    files = []
+    for backend in (["--jobs", "1"], ["--jobs", "2"], ["--ray"]):
+        out = tmp_path / backend[-1].strip("-")
+        assert main([*common, *backend, "--out", str(out)]) == 0
+        files.append((out / "study.json").read_bytes())
+    capsys.readouterr()
+    assert files[0] == files[1] == files[2]

@@ -2,7 +2,8 @@
 
 It reads only the study's dictionary (`ludoteca.analysis.study_summary.summarise`) and how it
 ran, so a report can be rebuilt from ``study.json`` and ``run.json`` alone
-(`render_report`).
+(`render_report`). Matplotlib is imported when a report is drawn, not with the command line:
+every ``ludoteca`` command starts faster for it.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ import html
 import io
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 PALETTE = ("#2b6cb0", "#dd6b20", "#2f855a", "#b83280", "#6b46c1", "#c05621", "#2c7a7b", "#744210")
 SEAT_COLOURS = ("#2b6cb0", "#dd6b20", "#718096")  # seat 0, seat 1, draws
@@ -258,6 +258,8 @@ def _p(value: float) -> str:
 def _figure(
     plot: Callable[[Axes, dict[str, Any]], None], study: dict[str, Any], caption: str
 ) -> str:
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.2, 3.6), dpi=100)
     axes = figure.add_subplot()
     plot(axes, study)
@@ -278,6 +280,12 @@ def _curve_caption(study: dict[str, Any]) -> str:
     if len(study["players"]) > 1:
         text += f", averaged over {len(study['players'])} decisions in a row (one per seat)"
     return text + "."
+
+
+def _percent() -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0)
 
 
 def _labels(study: dict[str, Any]) -> list[str]:
@@ -328,7 +336,7 @@ def _plot_first_player(axes: Axes, study: dict[str, Any]) -> None:
     axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
     axes.set_ylim(-0.7, len(variants) - 0.3)
     axes.set_xlabel("win rate" if solitaire else "first player's win rate", fontsize=9)
-    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.xaxis.set_major_formatter(_percent())
 
 
 def _plot_outcomes(axes: Axes, study: dict[str, Any]) -> None:
@@ -356,7 +364,7 @@ def _plot_outcomes(axes: Axes, study: dict[str, Any]) -> None:
         left = [a + b for a, b in zip(left, shares, strict=True)]
     axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
     axes.set_xlim(0, 1)
-    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.xaxis.set_major_formatter(_percent())
     axes.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, 1.14), frameon=False)
 
 
@@ -371,7 +379,7 @@ def _plot_lengths(axes: Axes, study: dict[str, Any]) -> None:
         axes.axvline(v["plies"]["median"], color=colour, linestyle=":", linewidth=1)
     axes.set_xlabel("plies per game (dotted: median)", fontsize=9)
     axes.set_ylabel("share of games", fontsize=9)
-    axes.yaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.yaxis.set_major_formatter(_percent())
     if len(study["variants"]) > 1:
         axes.legend(fontsize=8, frameon=False)
 
