@@ -134,3 +134,14 @@ def test_ctrl_c_stops_a_study_cleanly_and_saves_nothing(tmp_path: Path) -> None:
     assert "Interrupted after" in output and "nothing was saved" in output
     assert "Traceback" not in output
     assert not out.exists()
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what Python does for a missing module
+    argv = ["study", "salta", "--games", "5", "--ray", "--out", str(tmp_path / "s")]
+    status, out, err = run(capsys, argv)
+    assert status == 2
+    assert "pip install 'ludoteca[cluster]'" in err
+    assert "Traceback" not in out + err
