@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.catalogue import entries, entry, rules_html
 from ludoteca.web.errors import http_error
-from ludoteca.web.guards import SESSION_AGE_SECONDS, SESSION_COOKIE, Sessions
+from ludoteca.web.guards import SESSION_COOKIE, Sessions, set_session_cookie
 from ludoteca.web.live import HUMAN, LiveGame
 from ludoteca.web.service import GameService
 
@@ -42,17 +42,6 @@ async def lobby(request: Request, page: Annotated[int, Query(ge=1, le=1_000_000)
     saved = await _service(request).list_games(page)
     return TEMPLATES.TemplateResponse(
         request, "lobby.html", {"games": entries(), "saved": saved["games"], "listing": saved}
-    )
-
-
-def _set_session(response: Response, sessions: Sessions, session: str) -> None:
-    response.set_cookie(
-        SESSION_COOKIE,
-        sessions.sign(session),
-        max_age=SESSION_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        path="/",
     )
 
 
@@ -85,7 +74,7 @@ async def board_page(
     else:
         response = await _board(request, live, session)
     if fresh and session is not None:
-        _set_session(response, sessions, session)
+        set_session_cookie(response, sessions, session)
     if legacy:
         response.delete_cookie(legacy_cookie, path="/")
     return response
