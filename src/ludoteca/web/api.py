@@ -23,7 +23,7 @@ from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import RateLimiter, session_of, session_or_new
-from ludoteca.web.live import LiveGame, to_json
+from ludoteca.web.live import LiveGame, to_json, with_now
 from ludoteca.web.service import PER_PAGE, GameService, challenge_dict
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
@@ -204,7 +204,7 @@ def json_reply(text: str) -> Response:
 
 def _change_reply(service: GameService, live: LiveGame, with_board: bool) -> Response:
     board = service.board_json(live) if with_board else None
-    return json_reply(service.snapshot(live).reply(board))
+    return json_reply(with_now(service.snapshot(live).reply(board)))
 
 
 WithBoard = Annotated[
@@ -300,7 +300,7 @@ def _num_players(game_id: str) -> int:
 async def get_game(game_id: str, request: Request) -> Response:
     """The game's options, position text, player to move, legal moves, moves and outcome."""
     service = service_of(request)
-    return json_reply(service.snapshot(await service.current(game_id)).game)
+    return json_reply(with_now(service.snapshot(await service.current(game_id)).game))
 
 
 @router.get(
@@ -447,7 +447,7 @@ async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[st
 
 
 @router.get("/lobby", summary="Open challenges, games to watch, your games")
-async def lobby(request: Request) -> dict[str, Any]:
+async def get_lobby(request: Request) -> dict[str, Any]:
     """The lobby: open challenges, running games to watch, and this browser's games.
 
     ``challenges`` (open, newest first), ``playing`` (running games) and ``mine`` (the games of
@@ -558,7 +558,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
     queue = service.subscribe(game_id)
     listener = asyncio.create_task(_until_closed(websocket))
     try:
-        await websocket.send_text(service.message(live))
+        await websocket.send_text(with_now(service.message(live)))
         while True:
             update = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
@@ -568,7 +568,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
             message = update.result()
             while not queue.empty():  # a slow reader gets the newest state, not a backlog
                 message = queue.get_nowait()
-            await websocket.send_text(message)
+            await websocket.send_text(with_now(message))
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away while we were sending
     finally:

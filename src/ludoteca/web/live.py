@@ -408,6 +408,14 @@ class Snapshot:
         return self.game if board is None else f'{self.game[:-1]},"board":{board}}}'
 
 
+def with_now(message: str) -> str:
+    """A JSON object's text with ``"now"``, the server's time (epoch seconds), added.
+
+    Pages show the clocks in the server's time: they take the difference from their own.
+    """
+    return f'{message[:-1]},"now":{time.time():.3f}}}'
+
+
 def to_json(value: object) -> str:
     """Compact JSON, as every snapshot is written."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

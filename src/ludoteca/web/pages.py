@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.catalogue import entries, entry, rules_html
 from ludoteca.web.errors import http_error
-from ludoteca.web.guards import SESSION_COOKIE, Sessions, set_session_cookie
+from ludoteca.web.guards import SESSION_COOKIE, Sessions, session_of, set_session_cookie
 from ludoteca.web.live import HUMAN, LiveGame
 from ludoteca.web.service import GameService
 
@@ -39,9 +39,13 @@ def _service(request: Request) -> GameService:
 @router.get("/", response_class=HTMLResponse, name="lobby")
 async def lobby(request: Request, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1) -> Response:
     """The games, the new-game form and a page of the saved games."""
-    saved = await _service(request).list_games(page)
+    service = _service(request)
+    saved = await service.list_games(page)
+    name = await service.name_of(session_of(request))
     return TEMPLATES.TemplateResponse(
-        request, "lobby.html", {"games": entries(), "saved": saved["games"], "listing": saved}
+        request,
+        "lobby.html",
+        {"games": entries(), "saved": saved["games"], "listing": saved, "name": name},
     )
 
 
