@@ -137,7 +137,7 @@ def test_a_move_is_one_round_trip(page: Page, base: str) -> None:
 def test_a_new_game_from_the_lobby_form(page: Page, base: str) -> None:
     page.goto(base + "/")
     card = page.locator("#game-splinter")
-    card.locator("summary").click()
+    card.locator("summary", has_text="New game").click()
     card.get_by_label("size").fill("4x4")
     card.get_by_role("button", name="Start Splinter").click()
     expect(card.locator(".error")).to_contain_text("size")

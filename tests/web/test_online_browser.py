@@ -78,7 +78,7 @@ def test_challenge_clock_flag_rematch_and_draw(browser: Browser, base: str) -> N
         form.get_by_role("button", name="Post the challenge").click()
         expect(ada.locator("#challenges")).to_contain_text("waiting for someone")
         offer = bob.locator("#challenges li", has_text="Ada <b>&</b> plays Green")
-        expect(offer).to_contain_text("4 s + 0 s")
+        expect(offer).to_contain_text("4 s")
         offer.get_by_role("button", name="Accept: play Red").click()
         # Both end up on the board, each in their seat, each name shown as text.
         bob.wait_for_url(re.compile(r"/games/[\w-]+$"))
@@ -106,6 +106,7 @@ def test_challenge_clock_flag_rematch_and_draw(browser: Browser, base: str) -> N
         record = httpx.get(f"{base}/api/games/{game_id}/record").json()
         assert record["ending"] == {"time out": 0}
         assert record["players"] == ["Ada <b>&</b>", "Bob"]
+        expect(ada.locator(".invite-link")).to_have_count(0)  # Bob's seat is his alone
         expect(ada.locator("#undo")).to_be_hidden()
         expect(ada.locator("#resign")).to_be_hidden()
         expect(ada.locator("#draw-offer")).to_be_hidden()

@@ -61,6 +61,8 @@ class ClockSpec:
         """In words: ``"10 min + 5 s"`` or ``"1 day per move"``."""
         if self.kind == CORRESPONDENCE:
             return f"{_duration(self.initial)} per move"
+        if not self.increment:
+            return _duration(self.initial)
         return f"{_duration(self.initial)} + {_duration(self.increment)}"
 
 

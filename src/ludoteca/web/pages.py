@@ -111,14 +111,18 @@ async def _board(request: Request, live: LiveGame, session: str | None) -> Respo
 
 
 def _invites(request: Request, live: LiveGame, seats: dict[int, str]) -> list[dict[str, Any]]:
-    """Invitation links, shown to the creator (who holds the tokens of the ``human`` seats)."""
+    """Invitation links, shown to the creator (who holds the tokens of the ``human`` seats).
+
+    A seat a named person has taken (an accepted challenge, a rematch) is nobody's to give:
+    its link is not shown, so one player never holds the other's token.
+    """
     if not any(live.seats[seat].kind == HUMAN for seat in seats):
         return []
     base = str(request.url_for("board_page", game_id=live.id))
     return [
         {"player": live.game.player_names[s.seat], "link": f"{base}?token={s.token}"}
         for s in live.seats
-        if s.kind == "invite" and s.token
+        if s.kind == "invite" and s.token and s.name is None
     ]
 
 

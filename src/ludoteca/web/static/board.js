@@ -55,7 +55,7 @@ function render() {
   }
   const outcome = game.outcome;
   $("status").textContent = statusLine();
-  $("detail").textContent = outcome === null && board.status ? board.status : "";
+  $("detail").textContent = outcome === null ? detailLine() : "";
   $("role").textContent = roleLine();
   renderList($("players"), game.seats, (li, seat) => {
     li.textContent = `${seat.player}: ${seatLabel(seat)}`;
@@ -121,6 +121,12 @@ function renderList(list, items, fill) {
       return li;
     }),
   );
+}
+
+// The game's own status line, less what the status above says (whose move, the ply count).
+function detailLine() {
+  const text = (board.status || "").replace(/,? ply \d+/, "");
+  return text === `${game.to_move_name} to move.` ? "" : text;
 }
 
 function seatLabel(seat) {
