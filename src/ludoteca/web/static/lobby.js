@@ -6,20 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 2500;
 
-async function api(path, options = {}) {
-  const response = await fetch(path, {
-    ...options,
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-  });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = { error: `unexpected answer from the server (${response.status})` };
-  }
-  if (!response.ok) throw new Error(body.error || `error ${response.status}`);
-  return body;
-}
+// api(path, options): static/api.js
 
 // "600+5" -> {initial: 600, increment: 5}; "day:86400" -> {per_move: 86400}; "" -> null.
 function clockOf(value, form) {
