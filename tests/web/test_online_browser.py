@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import ludoteca
-from tests.web.server import CHROMIUM, CHROMIUM_ARGS, running_server
+from tests.web.server import CHROMIUM, running_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -29,14 +29,6 @@ TOUCH_PX = 40
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("online") / "games.sqlite3") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def new_page(browser: Browser, errors: list[str], **context: Any) -> Page:
@@ -220,12 +212,19 @@ def test_the_lobby_is_short_on_a_phone_and_labels_fit(browser: Browser, base: st
         height = phone.evaluate("() => document.documentElement.scrollHeight")
         assert height < 3000, f"the lobby is {height} px tall on a phone"
         assert phone.locator("details.fold-on-phone[open]").count() == 0
-        # The computer levels' labels fit their dropdowns.
+        # Every choice's label fits its dropdown (measured in the dropdown's font).
+        for fold in phone.locator("details.new-game").all():
+            fold.evaluate("e => e.open = true")
         cut = phone.evaluate(
-            "() => [...document.querySelectorAll('select')].filter(s => s.offsetWidth > 0 &&"
-            " s.scrollWidth > s.clientWidth + 1).length"
+            """() => { const c = document.createElement('canvas').getContext('2d');
+            return [...document.querySelectorAll('select')].filter(s => s.offsetWidth > 0)
+              .flatMap(s => { c.font = getComputedStyle(s).font;
+                return [...s.options].filter(o => c.measureText(o.text).width + 30 > s.clientWidth)
+                  .map(o => o.text); }); }"""
         )
-        assert cut == 0
+        assert cut == []
+        detail = phone.locator("#game-salta .seat-detail").nth(1)
+        expect(detail).to_contain_text("computer level 3")
         assert errors == [], errors
     finally:
         phone.context.close()

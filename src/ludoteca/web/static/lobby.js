@@ -49,6 +49,15 @@ for (const form of document.querySelectorAll("form.new-game-form")) {
   });
 }
 
+// A seat's choice is named short (so it fits a phone); what the computer level does is shown
+// in full under it.
+for (const select of document.querySelectorAll("select[data-seat]")) {
+  const detail = select.closest("label").nextElementSibling;
+  const show = () => (detail.textContent = select.selectedOptions[0]?.dataset.detail || "");
+  select.addEventListener("change", show);
+  show();
+}
+
 // Summaries and the list of all games are open on a wide screen, folded on a phone (or when
 // the page was asked for a later page of games, which is what the reader wants to see).
 if (window.matchMedia("(min-width: 48rem)").matches || location.hash === "#saved") {
