@@ -310,3 +310,18 @@ def test_draw_offers_and_rematch(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}").json()["rematch"] == made["rematch"]
     record = records.loads(client.get(f"/api/games/{game_id}/record").text)
     assert record.ending == {"agreed": "draw"}
+
+
+def test_undo_keeps_the_time_spent(client: TestClient) -> None:
+    created = client.post(
+        "/api/games",
+        json={"game": "salta", "seats": ["human", "human"], "clock": {"initial": 60}},
+    ).json()
+    game_id = created["id"]
+    green, red = tokens(created)
+    assert move(client, game_id, green).status_code == 200
+    time.sleep(0.3)
+    assert move(client, game_id, red).status_code == 200
+    undone = client.post(f"/api/games/{game_id}/undo", json={"token": red}).json()
+    assert undone["ply"] == 1 and undone["clock"]["running"] == 1
+    assert 59.6 <= undone["clock"]["remaining"][1] <= 59.75  # Red's 0.3 s stay spent

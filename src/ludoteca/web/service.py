@@ -460,11 +460,23 @@ class GameService:
             )
             if keep is None:
                 raise ConflictError("there is no move of yours to undo")
+            clocks: dict[str, Any] = {}
+            state = live.clock_state
+            if state is not None:  # the time spent stays spent; the clock of the seat to move runs
+                now = time.time()
+                after = live.states[keep]
+                seat = after.to_move if after.outcome is None else None
+                state = state.stopped(now).run(
+                    seat if seat is not None and seat >= 0 else None, now
+                )
+                clocks["clock_state"] = state.to_json()
             written = await self._write(
-                self.store.truncate_moves, live.id, keep, based_on=live.version
+                self.store.truncate_moves, live.id, keep, based_on=live.version, **clocks
             )
             live.truncate(keep)
+            live.clock_state = state
             self._moved_on(live, written)
+            self._arm_flag(live)
 
         return await self._attempt(game_id, attempt)
 
