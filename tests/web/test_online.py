@@ -120,6 +120,8 @@ def test_a_challenge_is_posted_listed_accepted_once(client: TestClient) -> None:
         ({"game": "salta", "name": "A", "clock": {"per_move": 5}}, 400, "from 60"),
         ({"game": "salta", "name": "A", "clock": {"minutes": 5}}, 400, "clock must be"),
         ({"game": "salta", "name": "A", "clock": {"initial": "x"}}, 400, "number of seconds"),
+        ({"game": "salta", "name": "A", "clock": {"initial": True}}, 400, "clock"),
+        ({"game": "salta", "name": "A", "clock": {"initial": 1e308}}, 400, "from 1 to 10800"),
         ({"game": "salta"}, 400, "choose a display name"),
         ({"game": "steppin_stones", "name": "A"}, 400, "two players"),
         ({"game": "chess", "name": "A"}, 400, "chess"),

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
@@ -29,7 +29,14 @@ from ludoteca.web.service import PER_PAGE, GameService, challenge_dict
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
 OptionInput = Annotated[str, Field(max_length=100)] | int | float | bool | None
-ClockInput = dict[Annotated[str, Field(max_length=20)], str | float | int] | None
+# Strict numbers: true is not one second. A text reaches the clock's own check, which says why.
+ClockInput = (
+    dict[
+        Annotated[str, Field(max_length=20)],
+        StrictInt | StrictFloat | Annotated[str, Field(max_length=20)],
+    ]
+    | None
+)
 CLOCK_FIELD = Field(
     default=None,
     description='The clock: {"initial": 600, "increment": 5} (real time, seconds) or '
