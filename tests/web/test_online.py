@@ -6,6 +6,7 @@ database (SQLite and PostgreSQL). Concurrent accepts of one challenge run in rea
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from ludoteca.core import records
 from ludoteca.web.storage import GameStore
-from tests.web.server import running_server
+from tests.web.server import free_port, running_server, serve_process
 
 
 def named(client: TestClient | httpx.Client, name: str) -> None:
@@ -327,3 +328,53 @@ def test_undo_keeps_the_time_spent(client: TestClient) -> None:
     undone = client.post(f"/api/games/{game_id}/undo", json={"token": red}).json()
     assert undone["ply"] == 1 and undone["clock"]["running"] == 1
     assert 59.6 <= undone["clock"]["remaining"][1] <= 59.75  # Red's 0.3 s stay spent
+
+
+def _wait_serving(base: str) -> None:
+    deadline = time.monotonic() + 300  # start-up compiles the kernels (or loads the cache)
+    while True:
+        try:
+            if httpx.get(f"{base}/api/lobby").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"{base} did not start"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_clocks_across_two_serve_processes_one_killed(tmp_path: Path) -> None:
+    """Two `ludoteca serve` processes on one database; the one that took the last move is
+    killed (SIGKILL); the other flags the clock by itself, nobody reading the game."""
+    ports = [free_port(), free_port()]
+    processes = [serve_process(port, tmp_path / "data") for port in ports]
+    one, two = (f"http://127.0.0.1:{port}" for port in ports)
+    try:
+        for base in (one, two):
+            _wait_serving(base)
+        with httpx.Client(base_url=one) as first, httpx.Client(base_url=two) as second:
+            created = clocked_game(first, {"initial": 3, "increment": 1})
+            game_id = created["id"]
+            green, red = tokens(created)
+            assert move(second, game_id, green).status_code == 200
+            time.sleep(0.5)
+            assert move(first, game_id, red).status_code == 200
+            clock = second.get(f"/api/games/{game_id}/clock").json()["clock"]
+            assert clock["running"] == 0 and 3.4 <= clock["remaining"][1] <= 3.6
+        processes[0].kill()  # the process that acknowledged Red's move dies
+        processes[0].wait(timeout=20)
+        time.sleep(3.6)  # Green's 3 s run out; process two's timer flags it
+        store = GameStore(tmp_path / "data" / "ludoteca" / "games.sqlite3")
+        try:
+            row = store.load(game_id)
+        finally:
+            store.close()
+        assert row is not None and row.timed_out == 0
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+                process.wait(timeout=20)
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
