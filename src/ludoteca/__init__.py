@@ -18,18 +18,20 @@ from ludoteca.core.errors import (
     UnknownGameError,
 )
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.info import GameInfo
 from ludoteca.core.outcome import CHANCE, Outcome
-from ludoteca.core.registry import game_ids, make
+from ludoteca.core.registry import built_in_game_ids, game_ids, make, register
 
 __version__ = "0.1.0"
 
-GAMES: tuple[str, ...] = game_ids()
-"""The ids of the games Ludoteca implements, sorted."""
+GAMES: tuple[str, ...] = built_in_game_ids()
+"""The ids of the games Ludoteca implements, sorted (`game_ids` adds the plug-in games)."""
 
 __all__ = [
     "CHANCE",
     "GAMES",
     "Game",
+    "GameInfo",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidOptionError",
@@ -41,5 +43,7 @@ __all__ = [
     "SaveError",
     "State",
     "UnknownGameError",
+    "game_ids",
     "make",
+    "register",
 ]

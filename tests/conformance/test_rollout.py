@@ -72,7 +72,7 @@ def successors(game: KernelGame, state: ArrayState) -> set[bytes]:
     """The arrays of the positions one legal move (or chance outcome) after ``state``."""
     kernels, args = game.kernels, game.kernel_args
     return {
-        kernels.apply_action(state.cells, action, *args).tobytes()
+        kernels.apply_action(state.cells, *args, action).tobytes()
         for action in kernels.legal_actions(state.cells, *args)
     }
 

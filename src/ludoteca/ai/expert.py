@@ -1,4 +1,4 @@
-"""The expert agent: plays a game's own expert move (``expert_move`` in its heuristics module).
+"""The expert agent: plays a game's own expert move (``GameInfo.expert``).
 
 Some games have knowledge no general search matches at the same cost. Pente Grammai is solved
 outright, so its expert plays perfectly and knows its exact winning chance; Steppin' Stones has
@@ -17,7 +17,7 @@ class ExpertAgent(Agent):
     """Plays ``game``'s expert move.
 
     Raises:
-        AgentError: ``game`` has no expert (its heuristics module has no ``expert_move``).
+        AgentError: ``game`` declares no expert.
     """
 
     def __init__(self, game: Game, *, name: str = "expert") -> None:

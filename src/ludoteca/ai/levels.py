@@ -1,7 +1,8 @@
 """Strength levels 1-5 for every game, and hints.
 
-A level is a search engine with a budget, tuned per game (docs/ai.md lists them and the
-tournaments that rank them):
+A level is a search engine with a budget. Each game declares its own five levels in its package
+(`ludoteca.core.GameInfo.levels`); a game that declares none gets these (docs/ai.md lists every
+game's levels and the tournaments that rank them):
 
 1. **Beginner**: a small MCTS (50 iterations) that plays a random move one time in four.
 2. **Casual**: MCTS with 200 iterations.
@@ -34,7 +35,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal
 
 from ludoteca.ai.agents import Agent, AgentError
 from ludoteca.ai.alphabeta import AlphaBetaAgent
@@ -42,91 +42,31 @@ from ludoteca.ai.evaluation import expert_value_kind
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.info import LEVELS, Engine, LevelSetting
 
-LEVELS = (1, 2, 3, 4, 5)
-Engine = Literal["mcts", "alphabeta", "expert"]
-
-
-@dataclass(frozen=True, slots=True)
-class LevelSetting:
-    """How one level plays.
-
-    Attributes:
-        summary: One line for menus and docs.
-        engine: ``"mcts"``, ``"alphabeta"`` or ``"expert"`` (the game's own expert move).
-        budget: MCTS iterations, or alpha-beta positions searched, per move (0 for the expert).
-        blunder: Chance of playing a uniformly random move instead.
-    """
-
-    summary: str
-    engine: Engine
-    budget: int
-    blunder: float = 0.0
+__all__ = [
+    "LEVELS",
+    "MOVE_TIME_CAP",
+    "BlunderingAgent",
+    "Engine",
+    "Hint",
+    "LevelSetting",
+    "hint",
+    "level_setting",
+    "make_agent",
+    "rollout_plies",
+]
 
 
 MOVE_TIME_CAP = 1.8  # seconds: every level answers within 2 s on the development machine
-
-_DEFAULT_LEVELS = (
-    LevelSetting("beginner: MCTS 50 iterations, a random move one time in four", "mcts", 50, 0.25),
-    LevelSetting("casual: MCTS 200 iterations", "mcts", 200),
-    LevelSetting("club: MCTS 1,000 iterations", "mcts", 1000),
-    LevelSetting("strong: MCTS 3,000 iterations", "mcts", 3000),
-    LevelSetting("strongest: MCTS 10,000 iterations", "mcts", 10_000),
-)
-
-#: Per game: plies of random rollout before the heuristic evaluation (``None``: to the end).
-ROLLOUT_PLIES: dict[str, int | None] = {
-    "pente_grammai": 10,
-    "salt_n_pepper": 10,
-    "salta": 10,
-    "splinter": 4,
-    "steppin_stones": 10,
-}
-
-
-#: Per game: level settings that differ from the defaults, by level number.
-_GAME_LEVELS: dict[str, dict[int, LevelSetting]] = {
-    "pente_grammai": {  # solved: every level plays perfectly, but for its random moves
-        1: LevelSetting("beginner: a random move one time in two", "expert", 0, 0.5),
-        2: LevelSetting("casual: a random move one time in four", "expert", 0, 0.25),
-        3: LevelSetting("club: a random move one time in ten", "expert", 0, 0.1),
-        4: LevelSetting("strong: a random move one time in 25", "expert", 0, 0.04),
-        5: LevelSetting("strongest: perfect play (the game is solved)", "expert", 0),
-    },
-    "salta": {  # long games (about 180 decisions a side): smaller budgets than the default
-        4: LevelSetting("strong: MCTS 2,000 iterations", "mcts", 2000),
-        5: LevelSetting("strongest: MCTS 5,000 iterations", "mcts", 5000),
-    },
-    "salt_n_pepper": {
-        5: LevelSetting("strongest: alpha-beta, 40,000 positions", "alphabeta", 40_000),
-    },
-    "splinter": {
-        5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000),
-    },
-    "steppin_stones": {  # the planner; a random move breaks the jams a greedy plan walks into
-        1: LevelSetting(
-            "beginner: a random move 9 times in 10, else the planner's", "expert", 0, 0.9
-        ),
-        2: LevelSetting(
-            "casual: a random move 7 times in 8, else the planner's", "expert", 0, 0.875
-        ),
-        3: LevelSetting(
-            "club: a random move 17 times in 20, else the planner's", "expert", 0, 0.85
-        ),
-        4: LevelSetting("strong: a random move 4 times in 5, else the planner's", "expert", 0, 0.8),
-        5: LevelSetting(
-            "strongest: the planner, with a random move one time in two", "expert", 0, 0.5
-        ),
-    },
-}
 
 
 def rollout_plies(game: Game) -> int | None:
     """Plies of random rollout before the heuristic evaluation in ``game``'s MCTS searches.
 
-    ``None`` plays rollouts to the end of the game.
+    ``None`` plays rollouts to the end of the game (see `ludoteca.core.GameInfo.rollout_plies`).
     """
-    return ROLLOUT_PLIES.get(game.id)
+    return game.info.rollout_plies
 
 
 def level_setting(game: Game, level: int) -> LevelSetting:
@@ -135,9 +75,10 @@ def level_setting(game: Game, level: int) -> LevelSetting:
     Raises:
         AgentError: ``level`` is not 1-5.
     """
-    if isinstance(level, bool) or level not in LEVELS:
-        raise AgentError(f"level must be 1, 2, 3, 4 or 5; got {level!r}")
-    return _GAME_LEVELS.get(game.id, {}).get(level, _DEFAULT_LEVELS[level - 1])
+    try:
+        return game.info.level(level)
+    except ValueError as error:
+        raise AgentError(str(error)) from None
 
 
 def make_agent(game: Game, level: int = 3, *, seed: int | None = None) -> Agent:

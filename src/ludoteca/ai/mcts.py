@@ -8,7 +8,7 @@ One iteration walks from the root to a leaf, evaluates the leaf, and backs the v
 
   where ``Q_p(c)`` is the mean return of player ``p`` over the iterations through ``c`` (returns
   lie in [-1, 1]), ``N`` counts visits and ``C`` is `exploration` (default 1.0). Children not yet
-  visited are expanded first, in a seeded random order.
+  visited are expanded first, in a seeded random order (drawn one at a time, as needed).
 * **Chance nodes** are not selected but sampled: the outcome is drawn with its probability
   (dice, a bag draw, a random first player), so every chance node's value converges to the
   expectation over its outcomes.
@@ -16,17 +16,22 @@ One iteration walks from the root to a leaf, evaluates the leaf, and backs the v
   before), and that node is the leaf.
 * **Evaluation** of a non-terminal leaf plays a random rollout in the game's compiled kernels (one
   call): to the end of the game, or for ``rollout_plies`` plies followed by the game's
-  heuristic evaluation (``games/<game>/heuristics.py``) when the game has one. A terminal leaf is
-  worth its returns.
+  heuristic evaluation (``games/<game>/heuristics.py``) when the game has one (with
+  ``heuristic=False``, a rollout cut short is scored as a draw). A terminal leaf is worth its
+  returns.
 * **Backup** adds the leaf's vector of returns (one entry per player) to every node on the path,
   so each decision node is judged by the player who chose it, whatever the number of players.
 
 The move played is the root child with the most visits (ties: the higher mean), except that a
 move winning at once is played without search (UCT values a certain win later just as much). The
-search
-stops early when that child can no longer be overtaken within the budget left, and at once when
-only one move is legal. With an iteration budget and a seed the search is reproducible; a time
-budget also stops at the deadline.
+search stops early when that child can no longer be overtaken within the budget left (unless
+``stop_early=False``), and at once when only one move is legal. With an iteration budget and a
+seed the search is reproducible; a time budget also stops at the deadline.
+
+The tree is kept lean: a node lists its legal actions only when it is first searched through
+(one kernel call, an array), child statistics live in the parent's arrays, the selection formula
+runs as a compiled kernel over those arrays, and children of games with compiled kernels are
+made straight from the kernels, without checking again that a legal action is legal.
 """
 
 from __future__ import annotations
@@ -36,47 +41,86 @@ import random
 import time
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
 
 from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import Evaluator, evaluator_for
+from ludoteca.core.array_state import ArrayState
 from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import CHANCE
+from ludoteca.core.playouts import GAME_OVER
+from ludoteca.core.search import GOING_ON, seed_generator, select_ucb
 
 Returns = tuple[float, ...]
+FloatArray = npt.NDArray[np.float64]
 
 
 class _Node:
-    """A position in the search tree with its visit count and summed returns per player."""
+    """A position in the search tree, with the statistics of its children.
+
+    A decision node lists its actions when first searched through (`expand`); ``visits[i]`` and
+    ``sums[i]`` count the iterations through its ``i``-th action and the mover's summed returns.
+    The last ``untried`` actions have no child yet; one is drawn at random when needed.
+    """
 
     __slots__ = (
+        "actions",
         "children",
         "cumulative",
         "outcomes",
         "player",
-        "returns",
         "state",
+        "sums",
+        "total",
+        "uniform",
         "untried",
         "visits",
     )
 
-    def __init__(self, state: State, rng: random.Random) -> None:
+    def __init__(self, state: State) -> None:
         self.state = state
         self.player = state.to_move
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.returns: list[float] = [0.0] * state.game.num_players
-        self.untried: list[int] = []
-        self.outcomes: tuple[int, ...] = ()
+        self.total = 0  # iterations through this node
+        self.actions: list[int] = []
+        self.children: list[_Node | None] | dict[int, _Node] = []
+        self.untried = -1  # -1: not expanded yet
+        self.visits: FloatArray = _EMPTY
+        self.sums: FloatArray = _EMPTY
+        self.outcomes: list[int] = []
         self.cumulative: list[float] = []
-        if state.is_over:
-            return
+        self.uniform = True
+
+    def expand(self) -> None:
+        """List the actions (or the chance outcomes with their probabilities)."""
+        state = self.state
         if self.player == CHANCE:
-            pairs = state.chance_outcomes()
-            self.outcomes = tuple(move.index for move, _ in pairs)
-            self.cumulative = list(accumulate(p for _, p in pairs))
+            if isinstance(state, ArrayState):
+                self.outcomes = state.legal_action_array().tolist()
+                probabilities = state._chance_probabilities()
+            else:
+                pairs = state.chance_outcomes()
+                self.outcomes = [move.index for move, _ in pairs]
+                probabilities = tuple(p for _, p in pairs)
+            self.uniform = all(p == probabilities[0] for p in probabilities)
+            self.cumulative = list(accumulate(probabilities))
+            self.children = {}
+            self.untried = 0
+            return
+        if isinstance(state, ArrayState):
+            self.actions = state.legal_action_array().tolist()
         else:
-            self.untried = list(state.legal_actions())
-            rng.shuffle(self.untried)
+            self.actions = list(state.legal_actions())
+        count = len(self.actions)
+        self.untried = count
+        self.children = [None] * count
+        self.visits = np.zeros(count)
+        self.sums = np.zeros(count)
+
+
+_EMPTY: FloatArray = np.zeros(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +157,9 @@ class MCTSAgent(Agent):
             rollouts to the end of the game.
         seed: Seeds the search's generator (tie orders, chance samples, rollouts).
         name: The agent's name in tables.
+        heuristic: Whether a rollout cut short after ``rollout_plies`` is scored by the game's
+            heuristic (``False``: as a draw, e.g. plain UCT with capped random rollouts).
+        stop_early: Whether the search stops once its best move can no longer change.
     """
 
     def __init__(
@@ -125,6 +172,8 @@ class MCTSAgent(Agent):
         rollout_plies: int | None = None,
         seed: int | None = None,
         name: str | None = None,
+        heuristic: bool = True,
+        stop_early: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             raise AgentError("MCTS needs a budget: iterations, seconds or both")
@@ -139,10 +188,16 @@ class MCTSAgent(Agent):
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_plies = rollout_plies
+        self.stop_early = stop_early
         self._evaluate: Evaluator | None = None
-        if rollout_plies is not None:
+        self._draw: Returns = (0.0,) * game.num_players
+        if rollout_plies is not None and heuristic:
             self._evaluate = evaluator_for(game)
+        self._cut_rollouts = rollout_plies is not None and (
+            not heuristic or self._evaluate is not None
+        )
         self._rng = random.Random(seed)
+        self._kernel_states = False
         self.name = name or _describe(iterations, seconds)
 
     def _choose(self, state: State) -> Move:
@@ -158,12 +213,17 @@ class MCTSAgent(Agent):
         winning = _winning_move(state)
         if winning is not None:
             return SearchResult(move=winning, value=1.0, iterations=0, visits={})
-        root = _Node(state, self._rng)
+        # Kernel states make children without a second legality check, and roll out from
+        # numba's generator, seeded once per search (not per rollout).
+        self._kernel_states = isinstance(state, ArrayState)
+        root = _Node(state)
+        root.expand()
+        seed_generator(self._rng.getrandbits(31))
         started = time.perf_counter()
         deadline = math.inf if self.seconds is None else started + self.seconds
         budget = self.iterations if self.iterations is not None else math.inf
         done = 0
-        if len(root.untried) == 1:  # a forced move needs no search
+        if len(root.actions) == 1:  # a forced move needs no search
             budget = 1
         while done < budget:
             self._iterate(root)
@@ -173,80 +233,92 @@ class MCTSAgent(Agent):
                 if now >= deadline:
                     break
                 left = min(budget - done, done / (now - started) * (deadline - now))
-                if _decided(root, left):
+                if self.stop_early and _decided(root, left):
                     break
         player = root.player
         assert player is not None
-        action, best = max(
-            root.children.items(),
-            key=lambda item: (item[1].visits, item[1].returns[player] / item[1].visits),
-        )
+        tried = [i for i in range(len(root.actions)) if root.visits[i] > 0]
+        best = max(tried, key=lambda i: (root.visits[i], root.sums[i] / root.visits[i]))
         by_index = {move.index: move for move in state.legal_moves()}
         return SearchResult(
-            move=by_index[action],
-            value=best.returns[player] / best.visits,
+            move=by_index[root.actions[best]],
+            value=float(root.sums[best] / root.visits[best]),
             iterations=done,
-            visits={by_index[a].text: child.visits for a, child in root.children.items()},
+            visits={by_index[root.actions[i]].text: int(root.visits[i]) for i in tried},
         )
 
     def _iterate(self, root: _Node) -> None:
-        node, path = root, [root]
+        node = root
+        path: list[tuple[_Node, int]] = []  # (node, index of the action taken; -1 at chance)
+        rng = self._rng
+        successor = self._successor
         while True:
-            if node.state.is_over:
+            if node.player is None:
                 value = _returns_of(node.state)
                 break
+            if node.untried < 0:
+                node.expand()
             if node.player == CHANCE:
-                outcome = self._rng.choices(node.outcomes, cum_weights=node.cumulative)[0]
-                child = node.children.get(outcome)
+                if node.uniform:
+                    outcome = node.outcomes[rng.randrange(len(node.outcomes))]
+                else:
+                    outcome = rng.choices(node.outcomes, cum_weights=node.cumulative)[0]
+                children = cast(dict[int, _Node], node.children)
+                path.append((node, -1))
+                child = children.get(outcome)
                 if child is None:
-                    child = node.children[outcome] = self._new_node(node, outcome)
-                    path.append(child)
+                    child = children[outcome] = _Node(successor(node.state, outcome))
+                    path.append((child, -1))
                     value = self._evaluate_leaf(child.state)
                     break
-            elif node.untried:
-                action = node.untried.pop()
-                child = node.children[action] = self._new_node(node, action)
-                path.append(child)
+                node = child
+                continue
+            decided = cast(list[_Node | None], node.children)
+            if node.untried > 0:
+                # Draw one untried action and move it just after the tried ones, so children
+                # keep the order in which they were expanded (ties go to the earliest).
+                tried = len(node.actions) - node.untried
+                pick = rng.randint(tried, len(node.actions) - 1)
+                actions = node.actions
+                actions[pick], actions[tried] = actions[tried], actions[pick]
+                node.untried -= 1
+                child = _Node(successor(node.state, actions[tried]))
+                decided[tried] = child
+                path.append((node, tried))
+                path.append((child, -1))
                 value = self._evaluate_leaf(child.state)
                 break
-            else:
-                child = self._select(node)
-            node = child
-            path.append(node)
-        for visited in path:
-            visited.visits += 1
-            sums = visited.returns
-            for player, reward in enumerate(value):
-                sums[player] += reward
+            index = select_ucb(node.visits, node.sums, node.total, self.exploration)
+            path.append((node, index))
+            node = cast(_Node, decided[index])
+        for visited, index in path:
+            visited.total += 1
+            if index >= 0:
+                visited.visits[index] += 1
+                visited.sums[index] += value[visited.player]  # type: ignore[index]
 
-    def _new_node(self, parent: _Node, action: int) -> _Node:
-        return _Node(parent.state.apply_action(action), self._rng)
+    def _successor(self, state: State, action: int) -> State:
+        """The position after a legal ``action``, without a second legality check if possible."""
+        if self._kernel_states:
+            return cast(ArrayState, state).successor(action)
+        return state.apply_action(action)
 
-    def _select(self, node: _Node) -> _Node:
-        player = node.player
-        assert player is not None and player >= 0
-        log_visits = math.log(node.visits)
-        exploration = self.exploration
-        best, best_score = None, -math.inf
-        for child in node.children.values():
-            score = child.returns[player] / child.visits + exploration * math.sqrt(
-                log_visits / child.visits
-            )
-            if score > best_score:
-                best, best_score = child, score
-        assert best is not None
-        return best
+    def _rollout(self, state: State, plies: int) -> State:
+        if self._kernel_states:
+            return state.random_rollout(plies, GOING_ON)
+        return state.random_rollout(plies, self._rng.getrandbits(31))
 
     def _evaluate_leaf(self, state: State) -> Returns:
         if state.is_over:
             return _returns_of(state)
-        seed = self._rng.getrandbits(31)
-        if self._evaluate is None:
-            return _returns_of(state.random_rollout(_FULL_GAME, seed))
+        if not self._cut_rollouts:
+            return _returns_of(self._rollout(state, _FULL_GAME))
         if self.rollout_plies:
-            state = state.random_rollout(self.rollout_plies, seed)
+            state = self._rollout(state, self.rollout_plies)
         if state.is_over:
             return _returns_of(state)
+        if self._evaluate is None:
+            return self._draw
         return self._evaluate(state)
 
 
@@ -256,6 +328,13 @@ def _winning_move(state: State) -> Move | None:
     UCT alone does not prefer a win now to a certain win later.
     """
     mover = state.to_move
+    if isinstance(state, ArrayState):  # every child in one kernel call
+        actions, children, players = state.expand()
+        for i in np.flatnonzero(players == GAME_OVER):
+            outcome = state.child(children[i]).outcome
+            if outcome is not None and outcome.winner == mover:
+                return state.move_from_index(int(actions[i]))
+        return None
     for action in state.legal_actions():
         outcome = state.apply_action(action).outcome
         if outcome is not None and outcome.winner == mover:
@@ -271,8 +350,10 @@ def _decided(root: _Node, iterations_left: float) -> bool:
     """Whether the most visited move stays most visited whatever the remaining iterations do."""
     if root.untried:
         return False
-    visits = sorted((child.visits for child in root.children.values()), reverse=True)
-    return len(visits) < 2 or visits[0] - visits[1] > iterations_left
+    if len(root.visits) < 2:
+        return True
+    first, second = np.partition(root.visits, -2)[-2:][::-1]
+    return bool(first - second > iterations_left)
 
 
 # A rollout "to the end": every game ends long before this (each has its own ply cap).

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import warnings
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -28,7 +29,7 @@ from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
 from ludoteca.core.options import format_option_value, parse_option_assignments
-from ludoteca.core.registry import game_class, game_ids, make
+from ludoteca.core.registry import PluginWarning, game_class, game_ids, load_plugins, make
 from ludoteca.core.rules_pages import rules_text
 
 USAGE_ERROR = 2
@@ -46,6 +47,10 @@ def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None
         console = Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     reader = read_line or _terminal_reader(console)
+    with warnings.catch_warnings():  # shown as one line each, not as Python warnings
+        warnings.simplefilter("ignore", PluginWarning)
+        for problem in load_plugins():
+            errors.print(f"[yellow]ludoteca: warning: {escape(problem)}[/yellow]")
     try:
         status: int = arguments.handler(arguments, console, reader)
         return status

@@ -1,38 +1,24 @@
 """What the terminal shows of a position: the game's own board text with the last move marked.
 
-Each game's ``view`` module may give ``board_text(state, *, marked=...)`` (see
+Each game may declare ``board_text(state, *, marked=...)`` in its view (``GameInfo.view``, see
 `ludoteca.core.view`); games without it are shown with ``str(state)``. The squares of the last
-move are found from the game's view too: the regions clicked to make it (its origin first) and
-the regions whose pieces changed, so every game gets its origin and target marked without the
-terminal knowing any rules.
+move are found from the game's declared drawing and click paths too: the regions clicked to
+make it (its origin first) and the regions whose pieces changed, so every game gets its origin
+and target marked without the terminal knowing any rules.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
-from ludoteca.core.game import Game, Move, State
+from ludoteca.core.game import Move, State
+from ludoteca.core.info import View
 
 #: Lines the terminal keeps for itself under the board: the last moves and the prompt.
 LINES_UNDER_THE_BOARD = 2
 
 
-def view_module(game: Game) -> ModuleType | None:
-    """The ``view`` module of the game's package, or ``None`` when it has none."""
-    module = type(game).__module__  # the package itself, or a module inside it
-    for package in (module, module.rpartition(".")[0]):
-        try:
-            return importlib.import_module(f"{package}.view")
-        except ImportError:
-            continue
-    return None
-
-
 def board_text(state: State, marked: frozenset[str] = frozenset()) -> str:
     """The board as the terminal shows it, with the squares in ``marked`` marked."""
-    view = view_module(state.game)
-    render = getattr(view, "board_text", None)
+    render = state.game.info.view.board_text
     if render is None:
         return str(state)
     text: str = render(state, marked=marked)
@@ -41,11 +27,11 @@ def board_text(state: State, marked: frozenset[str] = frozenset()) -> str:
 
 def moved_regions(before: State, move: Move, after: State) -> frozenset[str]:
     """The regions (squares, points) a move went from and to, for marking on the board."""
-    view = view_module(before.game)
-    if view is None or not hasattr(view, "drawing"):
+    view = before.game.info.view
+    if view.drawing is None:
         return frozenset()
     regions: set[str] = set()
-    click_paths = getattr(view, "click_paths", None)
+    click_paths = view.click_paths
     if click_paths is not None:
         regions.update(click_paths(before).get(move.text, ()))
     old, new = _pieces_by_region(view, before), _pieces_by_region(view, after)
@@ -55,9 +41,10 @@ def moved_regions(before: State, move: Move, after: State) -> frozenset[str]:
     return frozenset(regions)
 
 
-def _pieces_by_region(view: ModuleType, state: State) -> dict[str, tuple[str, ...]]:
+def _pieces_by_region(view: View, state: State) -> dict[str, tuple[str, ...]]:
     """What stands on each region that holds pieces, in a comparable form."""
     contents: dict[str, list[str]] = {}
+    assert view.drawing is not None
     for piece in view.drawing(state).pieces:
         contents.setdefault(piece.region, []).append(f"{piece.owner}:{piece.shape}:{piece.text}")
     return {region: tuple(sorted(items)) for region, items in contents.items()}

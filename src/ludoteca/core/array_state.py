@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from ludoteca.core.game import Game, Move, PlayoutStats, State
 from ludoteca.core.outcome import CHANCE
+from ludoteca.core.playouts import PlayoutRecords
 
 Cells = npt.NDArray[np.int32]
 
@@ -50,6 +51,16 @@ class KernelGame(Game):
         start = self.initial_state().cells
         totals = self.kernels.random_playouts(start, *self.kernel_args, count, seed)
         return PlayoutStats.from_totals(count, totals, self.num_players)
+
+    def playout_records(self, count: int, seed: int) -> PlayoutRecords:
+        """The games of ``random_playouts(count, seed)`` one by one (the very same games).
+
+        Per game: plies, decisions, legal moves, turns, winner, whether a safeguard ended it and
+        the first decision's player; and the mean legal-move count per decision index.
+        """
+        start = self.initial_state().cells
+        records, curve = self.kernels.random_playout_records(start, *self.kernel_args, count, seed)
+        return PlayoutRecords.from_arrays(records, curve)
 
 
 class ArrayState(State):
@@ -81,8 +92,48 @@ class ArrayState(State):
     def _successor(self, action: int) -> Cells:
         """The array of the position after the legal ``action``."""
         game = self._game
-        cells: Cells = game.kernels.apply_action(self._cells, action, *game.kernel_args)
+        cells: Cells = game.kernels.apply_action(self._cells, *game.kernel_args, action)
         return cells
+
+    def legal_action_array(self) -> npt.NDArray[np.int64]:
+        """The legal actions as a fresh int64 array, sorted (empty once the game is over).
+
+        For searches: no tuple of Python ints is built.
+        """
+        if self.is_over:
+            return np.empty(0, dtype=np.int64)
+        return self._legal_actions()
+
+    def expand(self) -> tuple[npt.NDArray[np.int64], Cells, npt.NDArray[np.int64]]:
+        """Every legal action with the position after it, in one compiled call.
+
+        The ``expand`` kernel's ``(actions, children, players)``, where ``players[i]`` is the
+        player to move after ``actions[i]``, `CHANCE` at a chance node, or `GAME_OVER` once the
+        game is over.
+        """
+        game = self._game
+        actions, children, players = game.kernels.expand(self._cells, *game.kernel_args)
+        return actions, children, players
+
+    def child(self, row: Cells) -> ArrayState:
+        """The state of one row of `expand`'s ``children`` (copied)."""
+        return self._adopt(np.array(row, dtype=np.int32, copy=True))
+
+    def successor(self, action: int) -> ArrayState:
+        """The position after ``action``, which the caller knows to be legal (no check).
+
+        For searches that take their actions from `legal_action_array`; an illegal action gives
+        an unspecified position. Everyone else uses `apply_action`.
+        """
+        return self._adopt(self._successor(action))
+
+    def _adopt(self, cells: Cells) -> ArrayState:
+        """A state of the same class holding ``cells``, which nobody else may change."""
+        state = type(self).__new__(type(self))
+        State.__init__(state, self._game)
+        cells.flags.writeable = False
+        object.__setattr__(state, "_cells", cells)
+        return state
 
     def legal_actions(self) -> tuple[int, ...]:
         """The integer actions of `legal_moves`, straight from the kernel (cached)."""
@@ -103,10 +154,14 @@ class ArrayState(State):
         return type(self)(self._game, self._successor(action))
 
     def random_rollout(self, max_plies: int, seed: int) -> ArrayState:
-        """At most ``max_plies`` random plies in one compiled call (see `State.random_rollout`)."""
+        """At most ``max_plies`` random plies in one compiled call (see `State.random_rollout`).
+
+        A negative ``seed`` (`ludoteca.core.search.GOING_ON`) does not reseed numba's generator
+        but goes on with its current stream: a search seeds it once and saves the reseeding.
+        """
         game = self._game
         cells: Cells = game.kernels.random_rollout(self._cells, *game.kernel_args, max_plies, seed)
-        return type(self)(game, cells)
+        return self._adopt(cells)
 
     @abstractmethod
     def _action_text(self, action: int) -> str:

@@ -6,17 +6,40 @@ equality and hashing by value, legal moves that are unique and consistent with t
 actions (`legal_actions`, `apply_action`), chance probabilities that sum to 1, returns that match
 the winner, determinism by seed, and termination. Game authors run it on a new game before
 anything else.
+
+For a game with compiled kernels (`KernelGame`), `check_kernels` also checks the kernels module
+against the kernel contract (`ludoteca.core.kernels`): every kernel is there with the contract's
+parameters, in one order, and behaves as promised (sorted unique legal actions, ``apply_action``
+leaves its input alone, ``expand`` agrees with ``legal_actions`` and ``apply_action``, seeded
+rollouts and playouts repeat, per-game records sum to the totals).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from types import ModuleType
+from typing import Any
 
+import numpy as np
+
+from ludoteca.core.array_state import ArrayState, KernelGame
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.kernels import signature_problems
 from ludoteca.core.outcome import CHANCE
+from ludoteca.core.playouts import (
+    GAME_OVER,
+    R_DECISIONS,
+    R_LEGAL_MOVES,
+    R_PLIES,
+    R_TURNS,
+    T_DECISIONS,
+    T_LEGAL_MOVES,
+    T_PLIES,
+    T_TURNS,
+)
 
 
 class ConformanceError(AssertionError):
@@ -30,6 +53,8 @@ def check_game(game: Game, *, games: int = 3, seed: int = 0, max_plies: int = 10
         ConformanceError: The first broken promise, with the position text where it happened.
     """
     _check_game_object(game)
+    if isinstance(game, KernelGame):
+        check_kernels(game, seed=seed)
     for number in range(games):
         first = _play_random_game(game, seed + number, max_plies, check=True)
         again = _play_random_game(game, seed + number, max_plies, check=False)
@@ -155,4 +180,80 @@ def _check_finished(game: Game, state: State) -> None:
             all(r == -1.0 for p, r in enumerate(outcome.returns) if p != outcome.winner),
             "every other player's return is -1",
             state,
+        )
+
+
+# -- the kernels ----------------------------------------------------------------------------
+
+
+def check_kernels(game: KernelGame, *, seed: int = 0, plies: int = 40) -> None:
+    """Check ``game``'s kernels module against the kernel contract (`ludoteca.core.kernels`).
+
+    Raises:
+        ConformanceError: The signatures break the contract (every problem listed), or a kernel
+            misbehaves (the first problem found).
+    """
+    kernels: ModuleType = game.kernels
+    args = game.kernel_args
+    problems = signature_problems(kernels, len(args))
+    if problems:
+        raise ConformanceError("the kernels break the contract:\n  " + "\n  ".join(problems))
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(plies):
+        _check_kernels_at(kernels, args, state)
+        if state.is_over:
+            break
+        state = state.apply_action(rng.choice(state.legal_actions()))
+    start = game.initial_state().cells
+    first = kernels.random_rollout(start.copy(), *args, 30, seed)
+    _expect(
+        np.array_equal(first, kernels.random_rollout(start.copy(), *args, 30, seed)),
+        "random_rollout with the same seed must reach the same position",
+    )
+    totals = kernels.random_playouts(start.copy(), *args, 2, seed)
+    _expect(
+        np.array_equal(totals, kernels.random_playouts(start.copy(), *args, 2, seed)),
+        "random_playouts with the same seed must give the same totals",
+    )
+    records, curve = kernels.random_playout_records(start.copy(), *args, 2, seed)
+    for column, slot in (
+        (R_PLIES, T_PLIES),
+        (R_DECISIONS, T_DECISIONS),
+        (R_LEGAL_MOVES, T_LEGAL_MOVES),
+        (R_TURNS, T_TURNS),
+    ):
+        _expect(
+            int(records[:, column].sum()) == int(totals[slot]),
+            "random_playout_records must play the games of random_playouts (columns sum to"
+            " the totals)",
+        )
+    _expect(int(curve[1].sum()) == int(totals[T_DECISIONS]), "the curve counts every decision")
+
+
+def _check_kernels_at(kernels: ModuleType, args: Any, state: State) -> None:
+    assert isinstance(state, ArrayState)
+    mine = np.array(state.cells, copy=True)  # writeable: a kernel that writes into it is caught
+    before = mine.tobytes()
+    actions = kernels.legal_actions(mine, *args)
+    _expect(mine.tobytes() == before, "legal_actions must leave the position unchanged")
+    listed = actions.tolist()
+    _expect(listed == sorted(set(listed)), "legal_actions must be sorted and unique")
+    player = int(kernels.player_to_move(mine))
+    to_move = GAME_OVER if state.to_move is None else state.to_move
+    _expect(player == to_move, "player_to_move must agree with the state's to_move", state)
+    _expect((player == GAME_OVER) == (len(listed) == 0), "no legal actions exactly when over")
+    expanded, children, players = kernels.expand(mine, *args)
+    _expect(mine.tobytes() == before, "expand must leave the position unchanged")
+    _expect(expanded.tolist() == listed, "expand must list the actions of legal_actions")
+    for i, action in enumerate(listed):
+        after = kernels.apply_action(mine, *args, action)
+        _expect(mine.tobytes() == before, "apply_action must leave its input unchanged")
+        _expect(
+            np.array_equal(after, children[i]),
+            f"expand's child {i} must be apply_action's position after action {action}",
+        )
+        _expect(
+            int(players[i]) == int(kernels.player_to_move(after)),
+            "expand's players must be player_to_move of its children",
         )

@@ -16,9 +16,19 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
 from ludoteca.core.errors import IllegalMoveError, InvalidMoveError
+from ludoteca.core.info import GameInfo
 from ludoteca.core.options import OptionSpec, OptionValue, format_option_value, resolve_options
 from ludoteca.core.outcome import CHANCE, Outcome
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    T_DECISIONS,
+    T_DRAWS,
+    T_LEGAL_MOVES,
+    T_LONGEST,
+    T_PLIES,
+    T_SAFEGUARD,
+    T_TURNS,
+    T_WINS,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +62,11 @@ class PlayoutStats:
         wins: Games won, per player.
         draws: Games without a winner (in a solitaire: lost games, which have no winner).
         longest: Plies in the longest game.
+        turns: Turns played: one decision in Salta, Splinter and Salt 'n' Pepper; a roll and the
+            move (or pass) after it in Pente Grammai; a roll and everything played until the
+            turn ends in Steppin' Stones. The first-player draw is not a turn.
+        safeguard_ends: Games ended by an engine safeguard (``max_plies``, ``max_turns``, Salt
+            'n' Pepper's double-pass stop) rather than by a rule.
     """
 
     games: int
@@ -61,6 +76,8 @@ class PlayoutStats:
     wins: tuple[int, ...]
     draws: int
     longest: int
+    turns: int = 0
+    safeguard_ends: int = 0
 
     @classmethod
     def from_totals(cls, games: int, totals: Sequence[int], num_players: int) -> PlayoutStats:
@@ -73,6 +90,8 @@ class PlayoutStats:
             wins=tuple(int(totals[T_WINS + p]) for p in range(num_players)),
             draws=int(totals[T_DRAWS]),
             longest=int(totals[T_LONGEST]),
+            turns=int(totals[T_TURNS]),
+            safeguard_ends=int(totals[T_SAFEGUARD]),
         )
 
 
@@ -90,6 +109,8 @@ class Game(ABC):
     player_names: ClassVar[tuple[str, ...]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     num_actions: ClassVar[int]
+    info: ClassVar[GameInfo] = GameInfo()
+    """What the AI, terminal and web need beyond the rules (levels, heuristics, view, styles)."""
 
     def __init__(self, **options: Any) -> None:
         self._options = resolve_options(self.id, self.option_specs, options)

@@ -1,6 +1,6 @@
 """What a front end draws: a game-agnostic picture of a position, and how clicks make moves.
 
-Every game's ``view`` module provides two functions over its states::
+Every game may declare two functions over its states in its view (``GameInfo.view``)::
 
     drawing(state) -> Drawing            # the board, the pieces, the dice, the status
     click_paths(state) -> dict[str, tuple[str, ...]]
@@ -28,17 +28,19 @@ from typing import Final, Literal
 from ludoteca.core.grids import FILE_LETTERS
 
 RegionShape = Literal["rect", "circle"]
+#: The shapes the front ends can draw; a game picks one per piece, its colours come from the
+#: piece's ``style`` (declared in ``GameInfo.piece_styles``). Unknown shapes are drawn as discs.
 PieceShape = Literal[
-    "disc",  # a plain round counter (Pente Grammai, Salt 'n' Pepper)
-    "star",
-    "moon",
-    "sun",  # Salta's three kinds
-    "square",
-    "cross",
-    "circle",  # Splinter's three types
-    "coin",  # a piecepack coin (``text`` is its value or suit)
-    "pawn",  # a piecepack pawn
-    "tile",  # a piecepack tile or stone
+    "disc",  # a plain round counter
+    "star",  # a five-pointed star
+    "moon",  # a crescent
+    "sun",  # a twelve-rayed sun
+    "square",  # a square with slightly rounded corners
+    "cross",  # a plus-shaped cross
+    "circle",  # a ring (the style's colour on the outline, hollow inside)
+    "coin",  # a round coin with a rim, usually with ``text`` (a value or a suit)
+    "pawn",  # a pawn: a head on a base
+    "tile",  # a square tile with rounded corners
 ]
 
 
@@ -195,10 +197,11 @@ def grid_coordinates(files: int, ranks: int, *, top: float = 0.0) -> tuple[Mark,
 
 # -- terminal boards ------------------------------------------------------------------------------
 #
-# Each game's ``view`` module may also give ``board_text(state, *, marked=frozenset()) -> str``:
-# the board as the terminal shows it after every move, at most 20 lines of at most 80 characters
-# under the default options, with the squares (region ids) in ``marked`` bracketed; the terminal
-# marks the origin and target of the last move that way. `join_marked` draws those brackets.
+# A game's view (``GameInfo.view``) may also give
+# ``board_text(state, *, marked=frozenset()) -> str``: the board as the terminal shows it after
+# every move, at most 20 lines of at most 80 characters under the default options, with the
+# squares (region ids) in ``marked`` bracketed; the terminal marks the origin and target of the
+# last move that way. `join_marked` draws those brackets.
 
 
 def join_marked(

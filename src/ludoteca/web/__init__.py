@@ -2,5 +2,5 @@
 
 ``ludoteca serve`` starts it; `ludoteca.web.app.create_app` builds the ASGI app. The web layer
 contains no rules: it asks the states (legal moves, apply, parse, outcome) and each game's
-view module (what to draw, and which clicks make which move).
+declared view (what to draw, and which clicks make which move).
 """

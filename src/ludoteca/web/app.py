@@ -13,6 +13,7 @@ import inspect
 import logging
 import os
 import sys
+import warnings
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -28,7 +29,9 @@ from starlette.routing import Match
 
 import ludoteca
 from ludoteca.core.errors import LudotecaError
+from ludoteca.core.registry import PluginWarning, load_plugins
 from ludoteca.web import api, pages
+from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
 from ludoteca.web.guards import (
@@ -114,6 +117,7 @@ def create_app(
     pool = SearchPool(settings.lanes, time_limit=settings.search_time_limit)
     service = GameService(store, seed=seed, pool=pool, cache_size=settings.cache_size)
     install_log_scrubbing()
+    _load_plugins()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -145,6 +149,9 @@ def create_app(
     app.include_router(api.router)
     app.include_router(api.websocket_router)
     app.include_router(pages.router)
+    app.add_api_route(
+        "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
+    )
     app.mount("/static", StaticFiles(directory=Path(__file__).with_name("static")), name="static")
     app.add_exception_handler(LudotecaError, _ludoteca_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -154,6 +161,19 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)
     return app
+
+
+def _load_plugins() -> None:
+    """Register the plug-in games now, logging any left out (the server runs without them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PluginWarning)
+        for problem in load_plugins():
+            log.warning("%s", problem)
+
+
+async def _game_styles() -> Response:
+    """The games' own piece and region colours, from their declarations."""
+    return Response(styles_css(), media_type="text/css", headers={"Cache-Control": "no-cache"})
 
 
 def _without_telemetry() -> dict[str, Any]:

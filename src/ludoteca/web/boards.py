@@ -1,27 +1,21 @@
-"""What the page shows of a position: the game's view module, or a text fallback.
+"""What the page shows of a position: the game's declared view, or a text fallback.
 
-Each game draws itself in ``ludoteca.games.<game>.view`` (``drawing(state)`` and
-``click_paths(state)``, see `ludoteca.core.view`). They are imported lazily; a game whose view
-module does not provide them yet is shown as its text diagram, and moves are typed or chosen
-from buttons.
+Each game declares how it is drawn (``GameInfo.view``: ``drawing(state)`` and
+``click_paths(state)``, see `ludoteca.core.view`); a game that declares no drawing is shown as
+its text diagram, and moves are typed or chosen from buttons.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from ludoteca.core.game import State
 from ludoteca.core.view import Drawing
 from ludoteca.web.svg import die_faces, render_svg
 
 log = logging.getLogger(__name__)
-
-DrawingFunction = Callable[[State], Drawing]
-ClickPathsFunction = Callable[[State], Mapping[str, tuple[str, ...]]]
 
 
 @dataclass(frozen=True)
@@ -57,18 +51,9 @@ class Board:
         }
 
 
-def _view_function(game_id: str, name: str) -> Callable[[State], Any] | None:
-    try:
-        module = importlib.import_module(f"ludoteca.games.{game_id}.view")
-    except ImportError:
-        return None
-    function = getattr(module, name, None)
-    return cast("Callable[[State], Any]", function) if callable(function) else None
-
-
 def drawing_of(state: State) -> Drawing | None:
     """The game's drawing of ``state``, or ``None`` when its view cannot draw it."""
-    function = _view_function(state.game.id, "drawing")
+    function = state.game.info.view.drawing
     if function is None:
         return None
     try:
@@ -81,7 +66,7 @@ def drawing_of(state: State) -> Drawing | None:
 
 def click_paths_of(state: State) -> dict[str, list[str]]:
     """Legal move text -> region ids, from the game's view (empty when it has none)."""
-    function = _view_function(state.game.id, "click_paths")
+    function = state.game.info.view.click_paths
     if function is None or state.is_over:
         return {}
     try:
@@ -121,7 +106,12 @@ def board_of(
     if drawing is None:
         return Board(svg=None, text=str(state), status=status, click_paths=paths)
     return Board(
-        svg=render_svg(drawing, highlight=highlight, title=f"{state.game.name} board"),
+        svg=render_svg(
+            drawing,
+            highlight=highlight,
+            title=f"{state.game.name} board",
+            game_id=state.game.id,
+        ),
         text=None,
         status=status or drawing.status,
         notes=tuple(drawing.notes),
@@ -135,4 +125,9 @@ def thumbnail(state: State) -> str | None:
     drawing = drawing_of(state)
     if drawing is None:
         return None
-    return render_svg(drawing, interactive=False, title=f"{state.game.name}: start position")
+    return render_svg(
+        drawing,
+        interactive=False,
+        title=f"{state.game.name}: start position",
+        game_id=state.game.id,
+    )

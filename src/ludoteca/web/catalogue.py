@@ -16,6 +16,7 @@ from ludoteca.core.options import OptionSpec, format_option_value
 from ludoteca.core.registry import game_class, game_ids, make
 from ludoteca.core.rules_pages import rules_text
 from ludoteca.web.boards import thumbnail
+from ludoteca.web.styles import game_styles_css
 
 _RULES_IN_BRIEF = re.compile(r"^Rules in brief(?: \([^)]*\))?:\s*")
 
@@ -118,3 +119,13 @@ def rules_html(game_id: str) -> str:
         MarkdownIt("commonmark", {"html": False}).enable("table").render(rules_text(game_id))
     )
     return html
+
+
+def styles_css() -> str:
+    """The style sheet of every registered game's declared colours (see `ludoteca.web.styles`)."""
+    return _styles_css(game_ids())
+
+
+@cache
+def _styles_css(ids: tuple[str, ...]) -> str:
+    return game_styles_css(game_class(game_id) for game_id in ids)

@@ -33,6 +33,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ludoteca.core.errors import LudotecaError
+from ludoteca.core.registry import runtime_registrations
 
 log = logging.getLogger(__name__)
 
@@ -104,14 +105,25 @@ def lane_of(agent: str) -> str:
 # -- the worker process -------------------------------------------------------------------------
 
 
-def _worker_main(connection: Connection, niceness: int) -> None:
-    """Answer jobs from ``connection`` until it closes (runs in the worker process)."""
+def _worker_main(connection: Connection, niceness: int, games: tuple[str, ...] = ()) -> None:
+    """Answer jobs from ``connection`` until it closes (runs in the worker process).
+
+    ``games`` are the server's games registered at run time (``"module:ClassName"``), which a
+    spawned process does not know by itself.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
     if niceness:
         os.nice(niceness)  # long searches yield the processor to the server and quick replies
     from ludoteca.ai import agent_from_spec, hint
     from ludoteca.ai.warmup import warm_up
-    from ludoteca.core.registry import make
+    from ludoteca.core.errors import LudotecaError
+    from ludoteca.core.registry import make, register_path
+
+    for path in games:
+        try:
+            register_path(path)
+        except LudotecaError:  # jobs for that game then fail with a clear "unknown game"
+            continue
 
     warm_up()  # load every game's compiled kernels now, not during a player's first move
 
@@ -270,7 +282,10 @@ class SearchPool:
     async def _spawn(self, niceness: int) -> _Worker:
         parent, child = self._context.Pipe()
         process = self._context.Process(
-            target=_worker_main, args=(child, niceness), name="ludoteca-search", daemon=True
+            target=_worker_main,
+            args=(child, niceness, runtime_registrations()),
+            name="ludoteca-search",
+            daemon=True,
         )
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, process.start)

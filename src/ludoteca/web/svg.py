@@ -23,7 +23,7 @@ PIECE_FILL = 0.82  # a piece takes this share of its cell
 _CLASS_SAFE = re.compile(r"[^a-z0-9_-]+")
 
 
-def _css(name: str) -> str:
+def css_class(name: str) -> str:
     """A style name as a CSS class fragment (lower case, unsafe characters as ``-``)."""
     return _CLASS_SAFE.sub("-", name.lower()).strip("-") or "default"
 
@@ -38,6 +38,7 @@ def render_svg(
     interactive: bool = True,
     highlight: Collection[str] = (),
     title: str = "",
+    game_id: str = "",
 ) -> str:
     """The drawing as one ``<svg>`` element.
 
@@ -46,14 +47,17 @@ def render_svg(
         interactive: Whether regions are buttons (a lobby thumbnail is a plain picture).
         highlight: Region ids to mark with the class ``last-move`` (the last move's path).
         title: The accessible name of the whole picture.
+        game_id: The game drawn: the picture gets the class ``game-<id>``, which scopes the
+            colours the game declares (see `ludoteca.web.styles`).
     """
     pieces_by_region: dict[str, list[Piece]] = defaultdict(list)
     for piece in drawing.pieces:
         pieces_by_region[piece.region].append(piece)
     regions_by_id = {region.id: region for region in drawing.regions}
     role = 'role="group"' if interactive else 'role="img"'
+    classes = f"board game-{css_class(game_id)}" if game_id else "board"
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" {role} '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{classes}" {role} '
         f'viewBox="0 0 {_num(drawing.width)} {_num(drawing.height)}" '
         f'aria-label="{escape(title or "board")}">',
     ]
@@ -76,7 +80,7 @@ def render_svg(
 # to the next: each part's markup is kept, so a move redraws only what changed.
 @lru_cache(maxsize=20_000)
 def _region(region: Region, interactive: bool, is_last: bool) -> str:
-    classes = f"region region-{_css(region.style)}" + (" last-move" if is_last else "")
+    classes = f"region region-{css_class(region.style)}" + (" last-move" if is_last else "")
     if region.shape == "circle":
         radius = min(region.width, region.height) / 2
         shape = (
@@ -97,7 +101,7 @@ def _region(region: Region, interactive: bool, is_last: bool) -> str:
 
 @lru_cache(maxsize=5_000)
 def _mark(mark: Mark) -> str:
-    classes = f"mark mark-{_css(mark.style)}"
+    classes = f"mark mark-{css_class(mark.style)}"
     if mark.kind == "line":
         return (
             f'<line class="{classes}" x1="{_num(mark.x)}" y1="{_num(mark.y)}" '
@@ -136,7 +140,7 @@ def _stack(region: Region, pieces: list[Piece]) -> list[str]:
 @lru_cache(maxsize=20_000)
 def _piece(piece: Piece, cx: float, cy: float, size: float) -> str:
     owner = "neutral" if piece.owner is None else str(piece.owner)
-    classes = f"piece piece-{_css(piece.style)} owner-{owner} shape-{_css(piece.shape)}"
+    classes = f"piece piece-{css_class(piece.style)} owner-{owner} shape-{css_class(piece.shape)}"
     label = escape(piece.label or piece.text or piece.shape)
     body = _shape(piece.shape, cx, cy, size / 2)
     text = ""

@@ -52,7 +52,7 @@ def test_every_value_satisfies_the_equation_of_the_game(
             rolled[k.DIE_AT] = die
             best = -1.0
             for action in k.legal_actions(rolled, table.params):
-                after = k.apply_action(rolled, action, table.params)
+                after = k.apply_action(rolled, table.params, action)
                 status = after[k.STATUS_AT]
                 if status == k.ONGOING:
                     worth = -table.value_before_roll(after)

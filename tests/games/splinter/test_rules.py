@@ -322,7 +322,7 @@ def test_a_pass_leaves_nothing_restricted() -> None:
     state = play(small(PUSH_EAST), "b5-E")
     # No reachable position lets a side pass (see test_a_side_without_a_move_passes), so the
     # kernel plays the pass directly.
-    cells = k.apply_action(state.cells, k.PASS, state.game.params, state.game.nbr)
+    cells = k.apply_action(state.cells, state.game.params, state.game.nbr, k.PASS)
     assert cells[k.LAST_COUNT_AT] == cells[k.LAST_DIRECTION_AT] == cells[k.LAST_FIRST_AT] == 0
     assert cells[k.TO_MOVE_AT] == BLUE
 
@@ -498,7 +498,7 @@ def test_a_side_without_a_move_passes() -> None:
 
 def test_a_pass_counts_as_a_turn() -> None:
     state = small(EDGE, ply=2)
-    cells = k.apply_action(state.cells, k.PASS, state.game.params, state.game.nbr)
+    cells = k.apply_action(state.cells, state.game.params, state.game.nbr, k.PASS)
     assert cells[k.PLY_AT] == 3 and cells[k.TO_MOVE_AT] == RED
 
 
@@ -540,5 +540,5 @@ def test_random_playouts_add_up() -> None:
 def test_a_move_of_the_kernel_and_of_the_state_agree() -> None:
     state = make().initial_state()
     move = state.parse_move("h9-N")
-    after = k.apply_action(state.cells, move.index, state.game.params, state.game.nbr)
+    after = k.apply_action(state.cells, state.game.params, state.game.nbr, move.index)
     assert np.array_equal(after, state.apply(move).cells)

@@ -56,8 +56,11 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
+from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
+from ludoteca.games.pente_grammai import heuristics, view
 from ludoteca.games.pente_grammai import kernels as k
+from ludoteca.games.pente_grammai.solution import expert_move
 from ludoteca.games.pente_grammai.state import (
     PenteGrammaiMove,
     PenteGrammaiState,
@@ -114,6 +117,21 @@ class PenteGrammaiGame(KernelGame):
             minimum=1,
             maximum=OPTION_MAXIMUM,
         ),
+    )
+    info: ClassVar[GameInfo] = GameInfo(
+        rollout_plies=10,
+        # Solved: every level plays perfectly, but for its random moves.
+        levels=(
+            LevelSetting("beginner: a random move one time in two", "expert", 0, 0.5),
+            LevelSetting("casual: a random move one time in four", "expert", 0, 0.25),
+            LevelSetting("club: a random move one time in ten", "expert", 0, 0.1),
+            LevelSetting("strong: a random move one time in 25", "expert", 0, 0.04),
+            LevelSetting("strongest: perfect play (the game is solved)", "expert", 0),
+        ),
+        evaluate=heuristics.evaluate,
+        expert=expert_move,
+        view=View.of(view),
+        piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
     )
 
     def __init__(self, **options: object) -> None:

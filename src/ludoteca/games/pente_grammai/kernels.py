@@ -37,7 +37,19 @@ chance move's index never depends on the position.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    CHANCE_NODE,
+    GAME_OVER,
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 NUM_POINTS = 10
 COUNTERS = 5
@@ -264,7 +276,7 @@ def apply_action_inplace(s, action, params):
 
 
 @njit(cache=True)
-def apply_action(s, action, params):
+def apply_action(s, params, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     apply_action_inplace(t, action, params)
@@ -291,18 +303,19 @@ def initial_cells(params):
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
 
 
-NO_PLY_LIMIT = np.iinfo(np.int64).max
-
-
 @njit(cache=True)
-def random_playout_inplace(s, params, totals, out, max_plies):
+def random_playout_inplace(s, params, totals, curve, max_plies):
     """Play ``s``: rolls with their probabilities, moves uniformly at random.
 
     Stops when the game is over or after ``max_plies`` plies (chance outcomes count;
-    `NO_PLY_LIMIT`: play to the end). Adds to ``totals`` (see `random_playouts`) the plies,
-    decision states and legal moves; ``out`` is scratch space for ``MAX_LEGAL`` actions.
+    `NO_PLY_LIMIT`: play to the end). Adds the plies, decisions, legal moves and turns (a turn is
+    a roll and the decision after it) to ``totals`` and the legal-move counts to ``curve`` (see
+    `ludoteca.core.playouts`); returns the side of the first decision (`NO_WINNER` if none).
     """
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
     plies = 0
+    decisions = 0
+    first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         plies += 1
         if s[SIDE_AT] == NO_SIDE:
@@ -310,30 +323,55 @@ def random_playout_inplace(s, params, totals, out, max_plies):
         elif s[DIE_AT] == 0:
             apply_action_inplace(s, np.random.randint(6), params)
         else:
+            if decisions == 0:
+                first = s[SIDE_AT]
             n = decision_actions_into(s, params, out)
-            totals[T_DECISIONS] += 1
-            totals[T_LEGAL_MOVES] += n
+            count_decision(totals, curve, decisions, n, True)
+            decisions += 1
             apply_action_inplace(s, out[np.random.randint(n)], params)
         totals[T_PLIES] += 1
+    return first
+
+
+@njit(cache=True)
+def winner(s):
+    """The side that won a finished position, `NO_WINNER` for a draw."""
+    status = s[STATUS_AT]
+    if status == WHITE_WINS:
+        return WHITE
+    return BLUE if status == BLUE_WINS else NO_WINNER
+
+
+@njit(cache=True)
+def _playouts(start, params, count, seed, records, curve):
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
+    s = start.copy()
+    for i in range(count):
+        s[:] = start
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(s, params, totals, curve, NO_PLY_LIMIT)
+        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
+    return totals
 
 
 @njit(cache=True)
 def random_playouts(start, params, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    s = start.copy()
-    for _ in range(count):
-        s[:] = start
-        plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, totals, out, NO_PLY_LIMIT)
-        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
-        if s[STATUS_AT] == DRAW:
-            totals[T_DRAWS] += 1
-        else:
-            totals[T_WINS + (0 if s[STATUS_AT] == WHITE_WINS else 1)] += 1
-    return totals
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
+
+    A game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``; a deadlock is a draw
+    by the rules.
+    """
+    return _playouts(start, params, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, params, count, seed, records, curve)
+    return records, curve
 
 
 @njit(cache=True)
@@ -343,10 +381,43 @@ def random_rollout(start, params, max_plies, seed):
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (rolls and
     the first-player draw with their probabilities, moves uniformly among the legal ones),
     stopping early when the game ends. ``start`` is unchanged.
+    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
+    (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    random_playout_inplace(s, params, totals, out, max_plies)
+    random_playout_inplace(s, params, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    if s[SIDE_AT] == NO_SIDE or s[DIE_AT] == 0:
+        return CHANCE_NODE
+    return s[SIDE_AT]
+
+
+@njit(cache=True)
+def expand(s, params):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params)
+        players[i] = player_to_move(t)
+    return actions, children, players

@@ -281,7 +281,7 @@ class Solution:
         mover = state.cells[k.SIDE_AT]
         result: dict[int, float] = {}
         for action in state.legal_actions():
-            after = k.apply_action(state.cells, action, self.params)
+            after = k.apply_action(state.cells, self.params, action)
             code = _successor_code(after, mover, self.keys)
             result[action] = _move_value(code, self.values)
         return result

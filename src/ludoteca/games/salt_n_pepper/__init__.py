@@ -52,7 +52,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
+from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View, levels_with
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
+from ludoteca.games.salt_n_pepper import heuristics, view
 from ludoteca.games.salt_n_pepper import kernels as k
 from ludoteca.games.salt_n_pepper.state import SaltNPepperMove, SaltNPepperState
 from ludoteca.games.salt_n_pepper.text import build_cells, parse_cells, start_squares
@@ -97,6 +99,18 @@ class SaltNPepperGame(KernelGame):
             "Engine safeguard: a game without a result after this many plies is a draw.",
             minimum=1,
             maximum=OPTION_MAXIMUM,
+        ),
+    )
+    info: ClassVar[GameInfo] = GameInfo(
+        rollout_plies=10,
+        levels=levels_with(
+            {5: LevelSetting("strongest: alpha-beta, 40,000 positions", "alphabeta", 40_000)}
+        ),
+        evaluate=heuristics.evaluate,
+        view=View.of(view),
+        piece_styles=(
+            PieceStyle("salt", "#fdfdfb"),
+            PieceStyle("pepper", "#262320", text="#fff"),
         ),
     )
 

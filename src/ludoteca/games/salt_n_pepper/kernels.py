@@ -36,7 +36,23 @@ At the bag draw (a chance node) the outcomes are 0 (Salt moves first) and 1 (Pep
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    CHANCE_NODE,
+    GAME_OVER,
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
+    T_DRAWS,  # noqa: F401
+    T_LEGAL_MOVES,  # noqa: F401
+    T_LONGEST,  # noqa: F401
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 WIDTH = 10
 MIN_RANKS, MAX_RANKS = 6, 20
@@ -319,7 +335,7 @@ def apply_action_inplace(s, action, params, targets):
 
 
 @njit(cache=True)
-def apply_action(s, action, params, targets):
+def apply_action(s, params, targets, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     apply_action_inplace(t, action, params, targets)
@@ -329,37 +345,40 @@ def apply_action(s, action, params, targets):
 # -- random playouts ---------------------------------------------------------------------------
 
 # random_playouts totals: the standard ones of ludoteca.core.playouts, then our own
-T_STUCK_DRAWS = 7  # draws by two passes in a row (engine safeguard)
-T_CAP_DRAWS = 8  # draws by max_plies (engine safeguard)
-T_PASSES = 9  # forfeited turns
-T_SALT_FIRST = 10  # games in which Salt moved first
-T_FIRST_MOVER_WINS = 11  # games won by the side that moved first
-T_LEAPS = 12  # leaps, leaps home included
-T_LEAPS_HOME = 13
-NUM_TOTALS = 14
-
-
-NO_PLY_LIMIT = np.iinfo(np.int64).max
+T_STUCK_DRAWS = T_WINS + 2  # draws by two passes in a row (engine safeguard)
+T_CAP_DRAWS = T_WINS + 3  # draws by max_plies (engine safeguard)
+T_PASSES = T_WINS + 4  # forfeited turns
+T_SALT_FIRST = T_WINS + 5  # games in which Salt moved first
+T_FIRST_MOVER_WINS = T_WINS + 6  # games won by the side that moved first
+T_LEAPS = T_WINS + 7  # leaps, leaps home included
+T_LEAPS_HOME = T_WINS + 8
+NUM_TOTALS = T_WINS + 9
 
 
 @njit(cache=True)
-def random_playout_inplace(s, params, targets, out, totals, max_plies):
+def random_playout_inplace(s, params, targets, totals, curve, max_plies):
     """Play ``s``: the bag draw at even odds, then uniformly random legal moves.
 
     Stops when the game is over or after ``max_plies`` plies (the draw counts; `NO_PLY_LIMIT`:
-    play to the end). Adds the plies, decision states, legal moves, passes and leaps to
-    ``totals``; ``out`` is scratch space for ``MAX_LEGAL`` actions.
+    play to the end). Adds the plies, decisions, legal moves, turns (a turn is one decision),
+    passes and leaps to ``totals`` and the legal-move counts to ``curve`` (see
+    `ludoteca.core.playouts`); returns the side of the first decision (`NO_WINNER` if none).
     """
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
     plies = 0
     if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN and plies < max_plies:
         apply_action_inplace(s, np.random.randint(2), params, targets)
         totals[T_PLIES] += 1
         plies += 1
+    first = NO_WINNER
+    decisions = 0
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         plies += 1
+        if decisions == 0:
+            first = side_to_move(s)
         n = legal_actions_into(s, params, targets, out)
-        totals[T_DECISIONS] += 1
-        totals[T_LEGAL_MOVES] += n
+        count_decision(totals, curve, decisions, n, True)
+        decisions += 1
         action = out[np.random.randint(n)]
         if action == PASS:
             totals[T_PASSES] += 1
@@ -369,36 +388,59 @@ def random_playout_inplace(s, params, targets, out, totals, max_plies):
                 totals[T_LEAPS_HOME] += 1
         apply_action_inplace(s, action, params, targets)
         totals[T_PLIES] += 1
+    return first
+
+
+@njit(cache=True)
+def winner(s):
+    """The side that won a finished position, `NO_WINNER` for a draw."""
+    status = s[STATUS_AT]
+    if status == SALT_WINS:
+        return SALT
+    return PEPPER if status == PEPPER_WINS else NO_WINNER
+
+
+@njit(cache=True)
+def _playouts(start, params, targets, count, seed, records, curve):
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
+    s = start.copy()
+    for i in range(count):
+        s[:] = start
+        before[:] = totals[:T_WINS]
+        first_mover = random_playout_inplace(s, params, targets, totals, curve, NO_PLY_LIMIT)
+        reason = s[REASON_AT]
+        won = winner(s)
+        end_game(totals, before, records, i, won, reason in (BOTH_STUCK, PLY_CAP), first_mover)
+        first = s[FIRST_AT]
+        if first == SALT:
+            totals[T_SALT_FIRST] += 1
+        if won < 0:
+            if reason == BOTH_STUCK:
+                totals[T_STUCK_DRAWS] += 1
+            else:
+                totals[T_CAP_DRAWS] += 1
+        elif won == first:
+            totals[T_FIRST_MOVER_WINS] += 1
+    return totals
 
 
 @njit(cache=True)
 def random_playouts(start, params, targets, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    s = start.copy()
-    for _ in range(count):
-        s[:] = start
-        plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, targets, out, totals, NO_PLY_LIMIT)
-        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
-        first = s[FIRST_AT]
-        if first == SALT:
-            totals[T_SALT_FIRST] += 1
-        status = s[STATUS_AT]
-        if status == DRAW:
-            totals[T_DRAWS] += 1
-            if s[REASON_AT] == BOTH_STUCK:
-                totals[T_STUCK_DRAWS] += 1
-            else:
-                totals[T_CAP_DRAWS] += 1
-        else:
-            winner = SALT if status == SALT_WINS else PEPPER
-            totals[T_WINS + winner] += 1
-            if winner == first:
-                totals[T_FIRST_MOVER_WINS] += 1
-    return totals
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
+
+    Draws by two passes in a row or by ``max_plies`` count in ``T_SAFEGUARD``.
+    """
+    return _playouts(start, params, targets, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, targets, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, params, targets, count, seed, records, curve)
+    return records, curve
 
 
 @njit(cache=True)
@@ -407,11 +449,43 @@ def random_rollout(start, params, targets, max_plies, seed):
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the bag
     draw at even odds, moves uniformly among the legal ones), stopping early when the game ends.
-    ``start`` is unchanged.
+    ``start`` is unchanged. A negative ``seed`` does not reseed: the rollout goes on with the
+    generator's current stream (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    random_playout_inplace(s, params, targets, out, totals, max_plies)
+    random_playout_inplace(s, params, targets, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    if s[FIRST_AT] == UNDRAWN:
+        return CHANCE_NODE
+    return side_to_move(s)
+
+
+@njit(cache=True)
+def expand(s, params, targets):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params, targets)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params, targets)
+        players[i] = player_to_move(t)
+    return actions, children, players

@@ -48,7 +48,9 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
+from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View, levels_with
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
+from ludoteca.games.salta import heuristics, view
 from ludoteca.games.salta import kernels as k
 from ludoteca.games.salta.state import SaltaMove, SaltaState, parse_position
 
@@ -122,6 +124,22 @@ class SaltaGame(KernelGame):
             "Engine safeguard: a game without a result after this many plies is a draw.",
             minimum=1,
             maximum=OPTION_MAXIMUM,
+        ),
+    )
+    info: ClassVar[GameInfo] = GameInfo(
+        rollout_plies=10,
+        # Long games (about 180 decisions a side): smaller budgets than the default.
+        levels=levels_with(
+            {
+                4: LevelSetting("strong: MCTS 2,000 iterations", "mcts", 2000),
+                5: LevelSetting("strongest: MCTS 5,000 iterations", "mcts", 5000),
+            }
+        ),
+        evaluate=heuristics.evaluate,
+        view=View.of(view),
+        piece_styles=(
+            PieceStyle("green", "#2f8f46", text="#fff"),
+            PieceStyle("red", "#c8322b", text="#fff"),
         ),
     )
 

@@ -30,7 +30,18 @@ Action codec (the one place that knows it)::
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    GAME_OVER,
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 WIDTH = 10
 NUM_SQUARES = 100
@@ -102,6 +113,12 @@ DIAGONAL_NEIGHBOUR, JUMP_LANDING, ACTION_ORIGIN, ACTION_DESTINATION = _build_tab
 def encode_action(origin, direction, is_jump):
     """The action index of a move from ``origin`` in ``direction``."""
     return ((origin // 2) * 4 + direction) * 2 + is_jump
+
+
+@njit(cache=True)
+def is_jump(action):
+    """Whether ``action`` is a jump (the codec's lowest bit); a pass is no jump."""
+    return action != PASS and (action & 1) == 1
 
 
 @njit(cache=True)
@@ -252,6 +269,77 @@ def _play_phase_actions(s, out):
         return n_steps
     out[0] = PASS
     return 1
+
+
+# -- why a move is refused -----------------------------------------------------------------
+
+# illegal_reason codes: which rule refuses a well-formed move (state.py words each for people)
+LEGAL_MOVE = 0
+WHY_PASS = 1  # a pass while the side has a move
+WHY_NO_PIECE = 2  # no piece of the mover's on the origin
+WHY_NOT_DIAGONAL = 3  # a step is one square diagonally, a jump two
+WHY_NO_JUMPS_WHEN_SCORING = 4
+WHY_BACKWARD_JUMP = 5
+WHY_NOTHING_TO_JUMP = 6  # no opponent piece on the square jumped over
+WHY_OCCUPIED = 7
+WHY_SCORING_FINISHED = 8  # a side that has finished the played scoring phase only passes
+WHY_JUMP_COMPULSORY = 9
+WHY_NO_BLOCK = 10  # the step would leave the opponent without a move
+
+
+@njit(cache=True)
+def _direction(origin, destination):
+    """The diagonal direction from ``origin`` towards ``destination`` (-1 if not diagonal)."""
+    df = destination % WIDTH - origin % WIDTH
+    dr = destination // WIDTH - origin // WIDTH
+    if df == 0 or dr == 0 or abs(df) != abs(dr):
+        return -1
+    if dr > 0:
+        return NE if df > 0 else NW
+    return SE if df > 0 else SW
+
+
+@njit(cache=True)
+def illegal_reason(s, params, goals, origin, destination, jump):
+    """Which rule refuses the move ``origin`` to ``destination`` (a jump if ``jump``).
+
+    Uses the tests that build the legal moves; ``origin < 0`` asks about a pass. Returns a
+    ``WHY_*`` code, or `LEGAL_MOVE` if the move is legal.
+    """
+    t = s.copy()  # the no-block test moves pieces
+    out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    n = legal_actions_into(t, params, goals, out)
+    side = side_to_move(t)
+    if origin < 0:
+        return LEGAL_MOVE if n == 1 and out[0] == PASS else WHY_PASS
+    direction = _direction(origin, destination)
+    if direction >= 0:
+        action = encode_action(origin, direction, 1 if jump else 0)
+        if ACTION_ORIGIN[action] == origin and ACTION_DESTINATION[action] == destination:
+            for i in range(n):
+                if out[i] == action:
+                    return LEGAL_MOVE
+    if t[LAYER_AT + side * NUM_SQUARES + origin] == 0:
+        return WHY_NO_PIECE
+    if direction < 0 or abs(destination % WIDTH - origin % WIDTH) != (2 if jump else 1):
+        return WHY_NOT_DIAGONAL
+    scoring = in_scoring_phase(t, params)
+    if jump:
+        if scoring:
+            return WHY_NO_JUMPS_WHEN_SCORING
+        if direction != FORWARD_DIRECTIONS[side, 0] and direction != FORWARD_DIRECTIONS[side, 1]:
+            return WHY_BACKWARD_JUMP
+        if t[LAYER_AT + (1 - side) * NUM_SQUARES + DIAGONAL_NEIGHBOUR[origin, direction]] == 0:
+            return WHY_NOTHING_TO_JUMP
+    if t[LAYER_AT + side * NUM_SQUARES + destination] != 0 or (
+        not scoring and t[LAYER_AT + (1 - side) * NUM_SQUARES + destination] != 0
+    ):
+        return WHY_OCCUPIED
+    if scoring:
+        return WHY_SCORING_FINISHED
+    if not jump and _jumps(t, side, out) > 0:
+        return WHY_JUMP_COMPULSORY
+    return WHY_NO_BLOCK
 
 
 # -- the scoring phase ("played") -----------------------------------------------------------
@@ -415,32 +503,34 @@ def apply_action_inplace(s, action, params, goals):
 
 
 @njit(cache=True)
-def apply_action(s, action, params, goals):
+def apply_action(s, params, goals, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     apply_action_inplace(t, action, params, goals)
     return t
 
 
-NO_PLY_LIMIT = np.iinfo(np.int64).max
-
-
 @njit(cache=True)
-def random_playout_inplace(s, params, goals, totals, max_plies):
+def random_playout_inplace(s, params, goals, totals, curve, max_plies):
     """Play uniformly random moves on ``s`` (numba's seeded generator).
 
     Stops when the game is over or after ``max_plies`` plies (`NO_PLY_LIMIT`: play to the
-    end). Adds to ``totals`` (see `random_playouts`) the plies, decision states and legal moves.
+    end). Adds the plies, decisions, legal moves and turns (a turn is one decision) to ``totals``
+    and the legal-move counts to ``curve`` (see `ludoteca.core.playouts`); returns the side of
+    the first decision (`NO_WINNER` if none).
     """
     out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     plies = 0
+    first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
+        if plies == 0:
+            first = side_to_move(s)
         n = legal_actions_into(s, params, goals, out)
-        totals[T_DECISIONS] += 1
-        totals[T_LEGAL_MOVES] += n
+        count_decision(totals, curve, plies, n, True)
         apply_action_inplace(s, out[np.random.randint(n)], params, goals)
         totals[T_PLIES] += 1
         plies += 1
+    return first
 
 
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
@@ -452,27 +542,81 @@ def random_rollout(start, params, goals, max_plies, seed):
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (moves
     uniformly among the legal ones), stopping early when the game ends. ``start`` is unchanged.
+    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
+    (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, goals, totals, max_plies)
+    random_playout_inplace(s, params, goals, totals, no_curve(), max_plies)
     return s
 
 
 @njit(cache=True)
-def random_playouts(start, params, goals, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
+def winner(s):
+    """The side that won a finished position, `NO_WINNER` for a draw."""
+    status = s[STATUS_AT]
+    if status == GREEN_WINS:
+        return GREEN
+    return RED if status == RED_WINS else NO_WINNER
+
+
+@njit(cache=True)
+def _playouts(start, params, goals, count, seed, records, curve):
     np.random.seed(seed)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
     s = start.copy()
-    for _ in range(count):
+    for i in range(count):
         s[:] = start
-        plies_before = totals[T_PLIES]
-        random_playout_inplace(s, params, goals, totals, NO_PLY_LIMIT)
-        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
-        if s[STATUS_AT] == DRAW:
-            totals[T_DRAWS] += 1
-        else:
-            totals[T_WINS + (0 if s[STATUS_AT] == GREEN_WINS else 1)] += 1
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(s, params, goals, totals, curve, NO_PLY_LIMIT)
+        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
     return totals
+
+
+@njit(cache=True)
+def random_playouts(start, params, goals, count, seed):
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
+
+    A game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``.
+    """
+    return _playouts(start, params, goals, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, goals, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, params, goals, count, seed, records, curve)
+    return records, curve
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    return side_to_move(s)
+
+
+@njit(cache=True)
+def expand(s, params, goals):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params, goals)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params, goals)
+        players[i] = player_to_move(t)
+    return actions, children, players

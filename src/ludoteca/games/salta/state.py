@@ -72,7 +72,7 @@ class SaltaMove(Move):
     @property
     def is_jump(self) -> bool:
         """Whether the move jumps over an opponent piece."""
-        return self.index != k.PASS and bool(self.index & 1)
+        return bool(k.is_jump(self.index))
 
 
 class SaltaState(ArrayState):
@@ -96,7 +96,7 @@ class SaltaState(ArrayState):
     def _action_text(self, action: int) -> str:
         if action == k.PASS:
             return "pass"
-        separator = "x" if action & 1 else "-"
+        separator = "x" if k.is_jump(action) else "-"
         origin = square_name(int(k.ACTION_ORIGIN[action]), k.WIDTH)
         return f"{origin}{separator}{square_name(int(k.ACTION_DESTINATION[action]), k.WIDTH)}"
 
@@ -190,52 +190,41 @@ class SaltaState(ArrayState):
     # -- why a well-formed move is refused ------------------------------------------------------
 
     def _why_illegal(self, text: str) -> str:
+        """Word the rule the kernels name (`kernels.illegal_reason`) for a refused move."""
         side = self.ply % 2
-        if text == "pass":
-            return f"pass is only allowed when {SIDE_NAMES[side]} has no move"
+        origin = destination = -1
         is_jump = "x" in text
-        origin_name, destination_name = re.split("[-x]", text)
-        origin = parse_square(origin_name, k.WIDTH, k.WIDTH)
-        destination = parse_square(destination_name, k.WIDTH, k.WIDTH)
-        if origin is None or destination is None:
-            return f"{text}: squares run from a1 to j10"
-        if int(self._cells[k.LAYER_AT + side * k.NUM_SQUARES + origin]) == 0:
-            return f"{text}: there is no {SIDE_NAMES[side]} piece on {origin_name}"
-        kind = "jump" if is_jump else "step"
-        distance = 2 if is_jump else 1
-        df = abs(destination % 10 - origin % 10)
-        dr = destination // 10 - origin // 10
-        if df != distance or abs(dr) != distance:
-            squares = "square" if distance == 1 else "squares"
-            return f"{text}: a {kind} goes exactly {distance} {squares} diagonally"
-        if is_jump and self.in_scoring_phase:
-            return f"{text}: there are no jumps in the scoring phase"
-        if is_jump and (dr > 0) != (side == k.GREEN):
-            return f"{text}: jumps go forward only"
-        if is_jump:
-            over = (origin + destination) // 2
-            if int(self._cells[k.LAYER_AT + (1 - side) * k.NUM_SQUARES + over]) == 0:
-                over_name = square_name(over, k.WIDTH)
-                return f"{text}: a jump goes over an opponent piece, and {over_name} holds none"
+        origin_name = destination_name = ""
+        if text != "pass":
+            origin_name, destination_name = re.split("[-x]", text)
+            found = parse_square(origin_name, k.WIDTH, k.WIDTH)
+            target = parse_square(destination_name, k.WIDTH, k.WIDTH)
+            if found is None or target is None:
+                return f"{text}: squares run from a1 to j10"
+            origin, destination = found, target
+        game = self.game
+        code = k.illegal_reason(self._cells, game.params, game.goals, origin, destination, is_jump)
+        kind, distance = ("jump", 2) if is_jump else ("step", 1)
         legal = self.legal_moves()
-        destination_free = self._cells[k.LAYER_AT + side * k.NUM_SQUARES + destination] == 0 and (
-            self.in_scoring_phase
-            or self._cells[k.LAYER_AT + (1 - side) * k.NUM_SQUARES + destination] == 0
-        )
-        if not destination_free:
-            return f"{text}: {destination_name} is occupied"
-        if self.in_scoring_phase:  # a free step is refused only to a side that has finished
-            return (
-                f"{text}: {SIDE_NAMES[side]} has finished the scoring phase (home, or at the "
-                "scoring cap) and can only pass"
-            )
-        jumps = ", ".join(m.text for m in legal if isinstance(m, SaltaMove) and m.is_jump)
-        if not is_jump and jumps:
-            return f"{text}: a jump is compulsory; legal jumps: {jumps}"
-        return (
-            f"{text} would leave {SIDE_NAMES[1 - side]} without a move (the no-block rule); "
-            f"legal moves: {', '.join(m.text for m in legal)}"
-        )
+        messages = {
+            k.WHY_PASS: f"pass is only allowed when {SIDE_NAMES[side]} has no move",
+            k.WHY_NO_PIECE: f"{text}: there is no {SIDE_NAMES[side]} piece on {origin_name}",
+            k.WHY_NOT_DIAGONAL: f"{text}: a {kind} goes exactly {distance} "
+            + ("square" if distance == 1 else "squares")
+            + " diagonally",
+            k.WHY_NO_JUMPS_WHEN_SCORING: f"{text}: there are no jumps in the scoring phase",
+            k.WHY_BACKWARD_JUMP: f"{text}: jumps go forward only",
+            k.WHY_NOTHING_TO_JUMP: f"{text}: a jump goes over an opponent piece, and "
+            f"{square_name((origin + destination) // 2, k.WIDTH)} holds none",
+            k.WHY_OCCUPIED: f"{text}: {destination_name} is occupied",
+            k.WHY_SCORING_FINISHED: f"{text}: {SIDE_NAMES[side]} has finished the scoring phase "
+            "(home, or at the scoring cap) and can only pass",
+            k.WHY_JUMP_COMPULSORY: f"{text}: a jump is compulsory; legal jumps: "
+            + ", ".join(m.text for m in legal if isinstance(m, SaltaMove) and m.is_jump),
+            k.WHY_NO_BLOCK: f"{text} would leave {SIDE_NAMES[1 - side]} without a move (the "
+            f"no-block rule); legal moves: {', '.join(m.text for m in legal)}",
+        }
+        return messages.get(code, f"{text} is not a legal move here")
 
     # -- text -------------------------------------------------------------------------------
 

@@ -50,7 +50,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
+from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View, levels_with
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
+from ludoteca.games.splinter import heuristics, view
 from ludoteca.games.splinter import kernels as k
 from ludoteca.games.splinter.layout import (
     DEFAULT_LAYOUT,
@@ -108,6 +110,18 @@ class SplinterGame(KernelGame):
             "Engine safeguard: a game without a result after this many turns is a tie.",
             minimum=1,
             maximum=OPTION_MAXIMUM,
+        ),
+    )
+    info: ClassVar[GameInfo] = GameInfo(
+        rollout_plies=4,
+        levels=levels_with(
+            {5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000)}
+        ),
+        evaluate=heuristics.evaluate,
+        view=View.of(view),
+        piece_styles=(
+            PieceStyle("blue", "#2d6cc0", text="#fff"),
+            PieceStyle("red", "#c8322b", text="#fff"),
         ),
     )
 

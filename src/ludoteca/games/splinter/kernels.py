@@ -54,7 +54,18 @@ apart), so four choices are enough. At the chance node of ``first=random`` the o
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    GAME_OVER,
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 
 BLUE, RED = 0, 1
 CHANCE = -1
@@ -874,7 +885,7 @@ def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
 
 
 @njit(cache=True)
-def apply_action(s, action, params, nbr):
+def apply_action(s, params, nbr, action):
     """A copy of ``s`` with ``action`` played."""
     t = s.copy()
     label, order, groups, _, _, sizes = new_workspace(nbr.shape[0])
@@ -885,53 +896,77 @@ def apply_action(s, action, params, nbr):
 # -- random playouts --------------------------------------------------------------------------
 
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts; ties count as draws
-NO_PLY_LIMIT = np.iinfo(np.int64).max
 
 
 @njit(cache=True)
-def random_playout_inplace(s, params, nbr, work, out, totals, max_plies):
+def random_playout_inplace(s, params, nbr, totals, curve, max_plies):
     """Play ``s``: the first-player draw at even odds, then uniformly random legal moves.
 
     Stops when the game is over or after ``max_plies`` plies (the draw counts; `NO_PLY_LIMIT`:
-    play to the end). Adds the decision states and legal moves to ``totals`` and returns the
-    plies played. ``work`` is `new_workspace`'s tuple; ``out`` has room for ``MAX_LEGAL + 1``.
+    play to the end). Adds the plies, decisions, legal moves and turns (a turn is one decision)
+    to ``totals`` and the legal-move counts to ``curve`` (see `ludoteca.core.playouts`); returns
+    the side of the first decision (`NO_WINNER` if none).
     """
-    label, order, groups, seeds, group_sizes, sizes = work
+    label, order, groups, seeds, group_sizes, sizes = new_workspace(nbr.shape[0])
+    out = np.empty(MAX_LEGAL + 1, dtype=np.int64)
     plies = 0
+    decisions = 0
+    first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         if s[TO_MOVE_AT] == CHANCE:
             action = np.random.randint(2)
         else:
+            if decisions == 0:
+                first = s[TO_MOVE_AT]
             n = legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out)
-            totals[T_DECISIONS] += 1
-            totals[T_LEGAL_MOVES] += n
+            count_decision(totals, curve, decisions, n, True)
+            decisions += 1
             action = out[np.random.randint(n)]
         apply_action_inplace(s, action, params, nbr, label, order, groups, sizes)
         plies += 1
-    return plies
+        totals[T_PLIES] += 1
+    return first
+
+
+@njit(cache=True)
+def winner(s):
+    """The side that won a finished position, `NO_WINNER` for a tie."""
+    status = s[STATUS_AT]
+    if status == BLUE_WINS:
+        return BLUE
+    return RED if status == RED_WINS else NO_WINNER
+
+
+@njit(cache=True)
+def _playouts(start, params, nbr, count, seed, records, curve):
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
+    s = start.copy()
+    for i in range(count):
+        s[:] = start
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(s, params, nbr, totals, curve, NO_PLY_LIMIT)
+        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
+    return totals
 
 
 @njit(cache=True)
 def random_playouts(start, params, nbr, count, seed):
     """Run ``count`` uniformly random games from ``start``; return the totals (``T_*`` slots).
 
-    The first-player draw is sampled with its probabilities (one half each) and counts as a ply.
+    The first-player draw is sampled with its probabilities (one half each) and counts as a ply;
+    a game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``.
     """
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    work = new_workspace(nbr.shape[0])
-    out = np.empty(MAX_LEGAL + 1, dtype=np.int64)
-    s = start.copy()
-    for _ in range(count):
-        s[:] = start
-        plies = random_playout_inplace(s, params, nbr, work, out, totals, NO_PLY_LIMIT)
-        totals[T_PLIES] += plies
-        totals[T_LONGEST] = max(totals[T_LONGEST], plies)
-        if s[STATUS_AT] == TIE:
-            totals[T_DRAWS] += 1
-        else:
-            totals[T_WINS + (0 if s[STATUS_AT] == BLUE_WINS else 1)] += 1
-    return totals
+    return _playouts(start, params, nbr, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, params, nbr, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, params, nbr, count, seed, records, curve)
+    return records, curve
 
 
 @njit(cache=True)
@@ -941,10 +976,42 @@ def random_rollout(start, params, nbr, max_plies, seed):
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the
     first-player draw at even odds, moves uniformly among the legal ones), stopping early when
     the game ends. ``start`` is unchanged.
+    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
+    (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL + 1, dtype=np.int64)
-    random_playout_inplace(s, params, nbr, new_workspace(nbr.shape[0]), out, totals, max_plies)
+    random_playout_inplace(s, params, nbr, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    return s[TO_MOVE_AT]
+
+
+@njit(cache=True)
+def expand(s, params, nbr):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, params, nbr)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    label, order, groups, _, _, sizes = new_workspace(nbr.shape[0])
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], params, nbr, label, order, groups, sizes)
+        players[i] = player_to_move(t)
+    return actions, children, players

@@ -55,10 +55,13 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
+from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, RegionStyle, View
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import heuristics, view
 from ludoteca.games.steppin_stones import kernels as k
 from ludoteca.games.steppin_stones.layout import Layout, layout
+from ludoteca.games.steppin_stones.planner import expert_move
 from ludoteca.games.steppin_stones.position import parse_position
 from ludoteca.games.steppin_stones.state import SteppinStonesMove, SteppinStonesState
 
@@ -105,6 +108,44 @@ class SteppinStonesGame(KernelGame):
             "Engine safeguard: the game is lost when this many turns pass without a result.",
             minimum=1,
             maximum=OPTION_MAXIMUM,
+        ),
+    )
+    info: ClassVar[GameInfo] = GameInfo(
+        rollout_plies=10,
+        # The planner; a random move breaks the jams a greedy plan walks into.
+        levels=(
+            LevelSetting(
+                "beginner: a random move 9 times in 10, else the planner's", "expert", 0, 0.9
+            ),
+            LevelSetting(
+                "casual: a random move 7 times in 8, else the planner's", "expert", 0, 0.875
+            ),
+            LevelSetting(
+                "club: a random move 17 times in 20, else the planner's", "expert", 0, 0.85
+            ),
+            LevelSetting(
+                "strong: a random move 4 times in 5, else the planner's", "expert", 0, 0.8
+            ),
+            LevelSetting(
+                "strongest: the planner, with a random move one time in two", "expert", 0, 0.5
+            ),
+        ),
+        evaluate=heuristics.evaluate,
+        expert=expert_move,
+        # The planner's value is how far the suits have come towards home, not a win chance.
+        expert_value="progress",
+        view=View.of(view),
+        piece_styles=(
+            PieceStyle("suns", "#f2b233"),
+            PieceStyle("moons", "#8fa3e8"),
+            PieceStyle("crowns", "#d873b4"),
+            PieceStyle("arms", "#5fae6e"),
+        ),
+        region_styles=(
+            RegionStyle("home-suns", "#f6d7a4"),
+            RegionStyle("home-moons", "#d7dcf2"),
+            RegionStyle("home-crowns", "#f0d4e6"),
+            RegionStyle("home-arms", "#d3ead9"),
         ),
     )
 

@@ -32,11 +32,7 @@ from ludoteca.games.steppin_stones.layout import HOME_COLUMN
 from ludoteca.games.steppin_stones.planner import expert_move
 from ludoteca.games.steppin_stones.state import SteppinStonesState
 
-__all__ = ["EXPERT_VALUE", "evaluate", "expert_move", "pawn_distance", "value"]
-
-#: What the expert's value measures: how far the game has come (see the module docstring), not
-#: a chance of winning. Hints say so instead of calling it a win chance.
-EXPERT_VALUE = "progress"
+__all__ = ["evaluate", "expert_move", "pawn_distance", "value"]
 
 COINS_PER_SUIT = 5
 STONE_SHARE = 0.5  # of a suit's progress, for turning its coins; the rest is the pawn's walk

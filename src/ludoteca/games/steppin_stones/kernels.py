@@ -17,7 +17,20 @@ checked whenever phase-2 dice are about to be rolled, loses; so does the engine 
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import T_DECISIONS, T_DRAWS, T_LEGAL_MOVES, T_LONGEST, T_PLIES, T_WINS
+from ludoteca.core.playouts import (
+    CHANCE_NODE,
+    GAME_OVER,
+    NO_PLY_LIMIT,
+    NO_WINNER,
+    T_PLIES,
+    T_TURNS,
+    T_WINS,
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import move_kernels as m
 
@@ -270,7 +283,7 @@ def apply_action_inplace(s, action, geo, params, work):
 
 
 @njit(cache=True)
-def apply_action(s, action, geo, params):
+def apply_action(s, geo, params, action):
     """A copy of ``s`` with ``action`` (or a chance outcome) played."""
     t = s.copy()
     apply_action_inplace(t, action, geo, params, new_work())
@@ -300,48 +313,71 @@ def started(s, geo, params):
 NUM_TOTALS = T_WINS + 1  # the standard totals of ludoteca.core.playouts, one player
 
 
-NO_PLY_LIMIT = np.iinfo(np.int64).max
-
-
 @njit(cache=True)
-def random_playout_inplace(s, geo, params, work, out, totals, max_plies):
+def random_playout_inplace(s, geo, params, totals, curve, max_plies):
     """Play ``s``: dice rolled fairly, moves chosen uniformly among the legal ones.
 
     Stops when the game is over or after ``max_plies`` plies (rolls count; `NO_PLY_LIMIT`: play
-    to the end). Adds the plies, decision states and legal moves to ``totals``.
+    to the end). Adds the plies, decisions, legal moves and turns to ``totals`` and the
+    legal-move counts to ``curve`` (see `ludoteca.core.playouts`). A turn counts at its first
+    roll (a turn number not rolled for before in this call), so a turn cut short by the end of
+    the game still counts. Returns the player of the first decision (`NO_WINNER` if none).
     """
+    work = new_work()
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
     plies = 0
+    decisions = 0
+    rolled_turn = -1
+    first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         plies += 1
         if is_chance_node(s):
+            if s[TURNS_AT] != rolled_turn:
+                rolled_turn = s[TURNS_AT]
+                totals[T_TURNS] += 1
             action = _roll(s)
         else:
+            first = 0
             n = legal_actions_into(s, geo, params, work, out)
-            totals[T_DECISIONS] += 1
-            totals[T_LEGAL_MOVES] += n
+            count_decision(totals, curve, decisions, n, False)
+            decisions += 1
             action = out[np.random.randint(n)]
         apply_action_inplace(s, action, geo, params, work)
         totals[T_PLIES] += 1
+    return first
+
+
+@njit(cache=True)
+def _playouts(start, geo, params, count, seed, records, curve):
+    np.random.seed(seed)
+    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
+    before = np.empty(T_WINS, dtype=np.int64)
+    s = start.copy()
+    for i in range(count):
+        s[:] = start
+        before[:] = totals[:T_WINS]
+        first = random_playout_inplace(s, geo, params, totals, curve, NO_PLY_LIMIT)
+        won = 0 if s[STATUS_AT] == WON else NO_WINNER
+        end_game(totals, before, records, i, won, s[REASON_AT] == TURN_CAP, first)
+    return totals
 
 
 @njit(cache=True)
 def random_playouts(start, geo, params, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots)."""
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    work = new_work()
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    s = start.copy()
-    for _ in range(count):
-        s[:] = start
-        plies_before = totals[T_PLIES]
-        random_playout_inplace(s, geo, params, work, out, totals, NO_PLY_LIMIT)
-        totals[T_LONGEST] = max(totals[T_LONGEST], totals[T_PLIES] - plies_before)
-        if s[STATUS_AT] == WON:
-            totals[T_WINS] += 1
-        else:
-            totals[T_DRAWS] += 1
-    return totals
+    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
+
+    Lost games count as draws (no winner); those lost to the ``max_turns`` safeguard also count
+    in ``T_SAFEGUARD``.
+    """
+    return _playouts(start, geo, params, count, seed, no_records(), no_curve())
+
+
+@njit(cache=True)
+def random_playout_records(start, geo, params, count, seed):
+    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
+    records, curve = new_records(count)
+    _playouts(start, geo, params, count, seed, records, curve)
+    return records, curve
 
 
 @njit(cache=True)
@@ -350,11 +386,44 @@ def random_rollout(start, geo, params, max_plies, seed):
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (dice
     rolled fairly, moves uniformly among the legal ones), stopping early when the game ends.
-    ``start`` is unchanged.
+    ``start`` is unchanged. A negative ``seed`` does not reseed: the rollout goes on with the
+    generator's current stream (searches seed once).
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    random_playout_inplace(s, geo, params, new_work(), out, totals, max_plies)
+    random_playout_inplace(s, geo, params, totals, no_curve(), max_plies)
     return s
+
+
+# -- the search's view ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def player_to_move(s):
+    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
+    if s[STATUS_AT] != ONGOING:
+        return GAME_OVER
+    if is_chance_node(s):
+        return CHANCE_NODE
+    return 0
+
+
+@njit(cache=True)
+def expand(s, geo, params):
+    """Every legal action of ``s`` with the position after it and the player to move there.
+
+    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
+    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
+    """
+    actions = legal_actions(s, geo, params)
+    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
+    players = np.empty(actions.shape[0], dtype=np.int64)
+    work = new_work()
+    for i in range(actions.shape[0]):
+        t = children[i]
+        t[:] = s
+        apply_action_inplace(t, actions[i], geo, params, work)
+        players[i] = player_to_move(t)
+    return actions, children, players
