@@ -108,6 +108,12 @@ def _helper_threads(pid: int) -> list[int]:
     return [int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid]
 
 
+def _pool_workers(pid: int) -> list[str]:
+    """The process ids of the process's children (Linux's /proc)."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return path.read_text().split() if path.exists() else []
+
+
 def _wait_for_the_pool(process: subprocess.Popen[str]) -> None:
     """Wait until the arena's pool runs (its helper threads exist), then a moment more, so the
     workers are in their first games (about 20 s each)."""
@@ -115,7 +121,9 @@ def _wait_for_the_pool(process: subprocess.Popen[str]) -> None:
         time.sleep(8)  # no /proc: a fixed wait
         return
     deadline = time.monotonic() + 60
-    while not _helper_threads(process.pid) and process.poll() is None:
+    # Worker processes, not just threads: numpy's import starts threads of its own, long before
+    # the command has finished importing and installed its Ctrl+C handling.
+    while not _pool_workers(process.pid) and process.poll() is None:
         assert time.monotonic() < deadline, "the arena's pool never started"
         time.sleep(0.1)
     time.sleep(1.0)

@@ -4,8 +4,9 @@ Every pair of specs plays ``games_per_pair`` games with the seats alternated (th
 the pair takes seat 0 in even-numbered games); in a solitaire every spec plays that many games
 alone. Game ``k`` of the schedule is seeded with ``seed + k``, which fixes its dice and the
 agents' generators, so a tournament with iteration-budget agents is reproducible whatever the
-number of processes. Results: win/draw/loss counts, the score with its Wilson interval, and
-(for two players) Elo ratings with standard errors (`ludoteca.analysis.ratings`).
+number of processes or Ray workers (``ray=``). Results: win/draw/loss counts, the score with its
+Wilson interval, and (for two players) Elo ratings with standard errors
+(`ludoteca.analysis.ratings`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from ludoteca.ai.agents import AgentError
 from ludoteca.ai.specs import agent_from_spec
+from ludoteca.analysis.batches import run_batches
 from ludoteca.analysis.match import play_specs
 from ludoteca.analysis.ratings import elo_ratings, wilson_interval
 from ludoteca.core import records
@@ -137,6 +139,7 @@ def run_tournament(
     jobs: int = 1,
     save_dir: Path | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play the round robin of ``specs`` and rate them.
 
@@ -148,8 +151,11 @@ def run_tournament(
         jobs: Worker processes (1 plays in this process).
         save_dir: Where to write each game as a saved-game JSON file, or ``None``.
         progress: Called with each result as it comes in.
+        ray: ``None`` to play locally; ``""`` for a local Ray, else a Ray cluster's address
+            (`ludoteca.analysis.batches`); the results are the same.
 
     Raises:
+        ClusterError: Ray was asked for and cannot be used.
         AgentError: A spec is invalid or repeated, too few specs, or ``games_per_pair`` < 1.
     """
     _check_specs(game, specs, games_per_pair)
@@ -168,7 +174,14 @@ def run_tournament(
         for k, seats in enumerate(seatings)
     ]
     results: list[GameResult] = []
-    if jobs <= 1:
+    if ray is not None:
+        results = run_batches(
+            _play_job,
+            work,
+            ray=ray,
+            on_result=lambda index, result: progress(result) if progress else None,
+        )
+    elif jobs <= 1:
         for job in work:
             results.append(_play_job(job))
             if progress:

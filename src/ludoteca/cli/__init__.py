@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay, arena and bench.
+"""The ``ludoteca`` command: games, rules, play, replay, arena, study and bench.
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -25,6 +25,7 @@ from ludoteca.cli.play import ReadLine
 from ludoteca.cli.play_command import add_play_parser, run_play
 from ludoteca.cli.replay import run_replay
 from ludoteca.cli.serve import add_serve_parser
+from ludoteca.cli.study import add_study_command, run_study_command
 from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
@@ -41,6 +42,7 @@ def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None
     """Run the ``ludoteca`` command; return its exit status."""
     parser = _parser()
     arguments = parser.parse_args(argv)
+    arguments.argv = list(argv) if argv is not None else None
     # Soft wrap: long messages and move lists stay whole lines, for people and for pipes.
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:  # a pipe or a file: room for whole tables, not 80 columns
@@ -100,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.set_defaults(handler=_bench)
 
     _option_argument(add_arena_command(commands, _arena))
+    _option_argument(add_study_command(commands, _study))
     add_serve_parser(commands)
     add_loadtest_parser(commands)
     return parser
@@ -155,6 +158,10 @@ def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine
 
 def _arena(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
     return run_arena(arguments, console, _make_game(arguments.game, arguments.option))
+
+
+def _study(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    return run_study_command(arguments, console, arguments.argv)
 
 
 def _bench(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:

@@ -49,6 +49,14 @@ def add_arena_command(
         "--jobs", type=int, default=None, help="worker processes (default: one per core)"
     )
     arena.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games on Ray: a local cluster, or the cluster at ADDRESS",
+    )
+    arena.add_argument(
         "--save",
         metavar="DIR",
         default=None,
@@ -91,6 +99,7 @@ def run_arena(arguments: argparse.Namespace, console: Console, game: Game) -> in
             jobs=jobs,
             save_dir=save_dir,
             progress=progress,
+            ray=arguments.ray,
         )
     except OSError as error:
         raise LudotecaError(f"could not save the games under {save_dir}: {error}") from error

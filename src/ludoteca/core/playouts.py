@@ -2,7 +2,8 @@
 
 Kernels import these slot numbers (numba reads module-level integers as constants) and
 `PlayoutStats.from_totals` and `PlayoutRecords` read them back, so all games report random
-play the same way.
+play the same way. The compiled helpers they share live in `ludoteca.core.playout_kernels`,
+so that reading these numbers does not import numba.
 
 **Totals** (``random_playouts``, one int64 array for the whole batch)::
 
@@ -36,7 +37,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 T_PLIES, T_DECISIONS, T_LEGAL_MOVES, T_LONGEST, T_DRAWS, T_TURNS, T_SAFEGUARD, T_WINS = range(8)
 
@@ -56,84 +56,6 @@ Int64Array = npt.NDArray[np.int64]
 def totals_size(num_players: int) -> int:
     """The length of the standard part of the totals array."""
     return T_WINS + num_players
-
-
-# The helpers below are plain typed functions (mypy checks them) compiled once here with
-# numba's on-disk cache; the kernels of every game call the compiled versions.
-
-
-def _no_records() -> Int64Array:
-    """The records array of a batch that keeps no records (``random_playouts``)."""
-    return np.zeros((0, NUM_RECORD_COLUMNS), dtype=np.int64)
-
-
-def _no_curve() -> Int64Array:
-    """The curve array of a playout that keeps no legal-move curve (rollouts, totals)."""
-    return np.zeros((2, 0), dtype=np.int64)
-
-
-def _new_records(count: int) -> tuple[Int64Array, Int64Array]:
-    """Zeroed records and curve arrays for ``count`` games."""
-    records = np.zeros((count, NUM_RECORD_COLUMNS), dtype=np.int64)
-    return records, np.zeros((2, CURVE_LENGTH), dtype=np.int64)
-
-
-def _count_decision(
-    totals: Int64Array, curve: Int64Array, decision: int, n: int, new_turn: bool
-) -> None:
-    """Count the ``decision``-th decision (from 0) of a playout, with ``n`` legal moves.
-
-    Adds to the totals, and to the curve unless it has no bins; ``new_turn`` says whether this
-    decision starts a turn.
-    """
-    totals[T_DECISIONS] += 1
-    totals[T_LEGAL_MOVES] += n
-    if new_turn:
-        totals[T_TURNS] += 1
-    bins = curve.shape[1]
-    if bins > 0:
-        d = min(decision, bins - 1)
-        curve[0, d] += n
-        curve[1, d] += 1
-
-
-def _end_game(
-    totals: Int64Array,
-    before: Int64Array,
-    records: Int64Array,
-    row: int,
-    winner: int,
-    safeguard: bool,
-    first_mover: int,
-) -> None:
-    """Book one finished game of a batch: longest, draws or wins, safeguard ends, its record.
-
-    ``before`` holds ``totals[:T_WINS]`` as it was when the game started; ``records`` may have no
-    rows (no records kept), else the game's row is ``row``.
-    """
-    plies = totals[T_PLIES] - before[T_PLIES]
-    totals[T_LONGEST] = max(totals[T_LONGEST], plies)
-    if winner < 0:
-        totals[T_DRAWS] += 1
-    else:
-        totals[T_WINS + winner] += 1
-    if safeguard:
-        totals[T_SAFEGUARD] += 1
-    if records.shape[0] > 0:
-        records[row, R_PLIES] = plies
-        records[row, R_DECISIONS] = totals[T_DECISIONS] - before[T_DECISIONS]
-        records[row, R_LEGAL_MOVES] = totals[T_LEGAL_MOVES] - before[T_LEGAL_MOVES]
-        records[row, R_TURNS] = totals[T_TURNS] - before[T_TURNS]
-        records[row, R_WINNER] = winner
-        records[row, R_SAFEGUARD] = 1 if safeguard else 0
-        records[row, R_FIRST_MOVER] = first_mover
-
-
-no_records = njit(cache=True)(_no_records)
-no_curve = njit(cache=True)(_no_curve)
-new_records = njit(cache=True)(_new_records)
-count_decision = njit(cache=True)(_count_decision)
-end_game = njit(cache=True)(_end_game)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Nim's rules as numba kernels over a small int32 array (Ludoteca's kernel contract, docs/kernels.md).
+"""Nim's rules as numba kernels over a small int32 array (the kernel contract of docs/kernels.md).
 
 Position array ``cells``::
 
@@ -14,17 +14,19 @@ Action codec: ``action = counters taken - 1`` (0 takes one counter).
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playout_kernels import (
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.core.playouts import (
     GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_WINS,
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 
 PILE, TO_MOVE, PLY, WINNER = 0, 1, 2, 3

@@ -29,11 +29,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ludoteca.core.game import Game
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.solution import expert_move
+from ludoteca.games.pente_grammai.solution import expert_move, solve
 from ludoteca.games.pente_grammai.state import PenteGrammaiState
 
-__all__ = ["evaluate", "expert_move", "progress", "white_value"]
+__all__ = ["evaluate", "exact_start_value", "expert_move", "progress", "white_value"]
 
 RACE_LENGTH = 8  # pips from the hand (or from point 1 minus one) to the goal
 RACE_WEIGHT = 0.5  # a counter a full circuit along, not yet home, in counters
@@ -93,3 +94,22 @@ def evaluate(state: PenteGrammaiState) -> tuple[float, float]:
     """Estimated return of White and of Blue (each in [-1, 1], summing to 0) for a position."""
     value = float(white_value(state.cells, state.game.params))
     return value, -value
+
+
+def exact_start_value(game: Game) -> float:
+    """The first mover's exact expected return (in [-1, 1]) at the start, from the solved table.
+
+    With ``first="random"`` the draw for the first player comes first; both sides start alike,
+    so the value is the average over that draw of the side drawn.
+    """
+    state = game.initial_state()
+    assert isinstance(state, PenteGrammaiState)
+    table = solve(state.game.params)
+    if state.cells[k.SIDE_AT] != k.NO_SIDE:
+        return table.value_before_roll(state.cells)
+    total = 0.0
+    for move, probability in state.chance_outcomes():
+        after = state.apply(move)
+        assert isinstance(after, PenteGrammaiState)
+        total += probability * table.value_before_roll(after.cells)
+    return total

@@ -37,6 +37,13 @@ chance move's index never depends on the position.
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playout_kernels import (
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.core.playouts import (
     CHANCE_NODE,
     GAME_OVER,
@@ -44,11 +51,6 @@ from ludoteca.core.playouts import (
     NO_WINNER,
     T_PLIES,
     T_WINS,
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 
 NUM_POINTS = 10

@@ -36,6 +36,13 @@ At the bag draw (a chance node) the outcomes are 0 (Salt moves first) and 1 (Pep
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playout_kernels import (
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.core.playouts import (
     CHANCE_NODE,
     GAME_OVER,
@@ -47,11 +54,6 @@ from ludoteca.core.playouts import (
     T_LONGEST,  # noqa: F401
     T_PLIES,
     T_WINS,
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 
 WIDTH = 10

@@ -30,17 +30,19 @@ Action codec (the one place that knows it)::
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playout_kernels import (
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.core.playouts import (
     GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_WINS,
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 
 WIDTH = 10

@@ -54,17 +54,19 @@ apart), so four choices are enough. At the chance node of ``first=random`` the o
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playout_kernels import (
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.core.playouts import (
     GAME_OVER,
     NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_WINS,
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 
 BLUE, RED = 0, 1

@@ -17,6 +17,13 @@ checked whenever phase-2 dice are about to be rolled, loses; so does the engine 
 import numpy as np
 from numba import njit
 
+from ludoteca.core.playout_kernels import (
+    count_decision,
+    end_game,
+    new_records,
+    no_curve,
+    no_records,
+)
 from ludoteca.core.playouts import (
     CHANCE_NODE,
     GAME_OVER,
@@ -25,11 +32,6 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_TURNS,
     T_WINS,
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import move_kernels as m

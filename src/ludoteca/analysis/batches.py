@@ -1,0 +1,146 @@
+"""Running independent batches of work in this process, in worker processes, or on Ray.
+
+Studies and tournaments split their games into batches whose seeds are fixed in advance, so the
+results are the same whichever backend runs them and however many workers it has. `run_batches`
+calls ``function`` on every item and returns the results in the items' order; ``on_result`` sees
+each one as it finishes (for progress bars).
+
+Backends:
+
+* ``jobs=1``: one after the other in this process.
+* ``jobs=N``: a pool of N worker processes. Workers ignore Ctrl+C; this process stops them at
+  once instead, so an interrupted run neither hangs on batches in progress nor prints their stacks.
+* ``ray=ADDRESS``: Ray tasks (``pip install 'ludoteca[cluster]'``). ``""`` starts a local Ray
+  (or joins the one already running on this machine); any other value is an address passed to
+  ``ray.init`` (e.g. ``auto``, ``10.0.0.5:6379`` or ``ray://head:10001``). Every node needs the
+  same version of Ludoteca installed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from ludoteca.core.errors import LudotecaError
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
+_WAKE_EVERY = 0.2  # seconds: how often a waiting main thread checks for Ctrl+C
+
+
+class ClusterError(LudotecaError):
+    """Ray is not installed, or its cluster cannot be reached."""
+
+
+def run_batches(
+    function: Callable[[Item], Result],
+    items: Sequence[Item],
+    *,
+    jobs: int = 1,
+    ray: str | None = None,
+    on_result: Callable[[int, Result], None] | None = None,
+) -> list[Result]:
+    """``[function(item) for item in items]``, computed by the chosen backend.
+
+    Args:
+        function: A module-level function (workers import it by name).
+        items: Its arguments, picklable.
+        jobs: Worker processes when ``ray`` is ``None`` (1 works in this process).
+        ray: ``None`` for local work; ``""`` for a local Ray; else a Ray cluster's address.
+        on_result: Called with ``(index, result)`` as each result comes in.
+
+    Raises:
+        ClusterError: Ray was asked for and is not installed or cannot be reached.
+    """
+    report = on_result or (lambda index, result: None)
+    if ray is not None:
+        return _on_ray(function, items, ray, report)
+    results: list[Any] = [None] * len(items)
+    if jobs <= 1 or len(items) <= 1:
+        for index, item in enumerate(items):
+            results[index] = function(item)
+            report(index, results[index])
+        return results
+    pool = multiprocessing.Pool(
+        min(jobs, len(items)), initializer=signal.signal, initargs=_IGNORE_SIGINT
+    )
+    try:
+        pending = [pool.apply_async(function, (item,)) for item in items]
+        waiting = set(range(len(items)))
+        while waiting:
+            for index in sorted(waiting):
+                task = pending[index]
+                if task.ready():
+                    results[index] = task.get()
+                    waiting.discard(index)
+                    report(index, results[index])
+            if waiting:
+                pending[min(waiting)].wait(_WAKE_EVERY)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+    return results
+
+
+def _on_ray(
+    function: Callable[[Item], Result],
+    items: Sequence[Item],
+    address: str,
+    report: Callable[[int, Result], None],
+) -> list[Result]:
+    ray = import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            ray.init(
+                address=address or None,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except (ConnectionError, ValueError, RuntimeError) as error:
+            where = address or "a local Ray"
+            raise ClusterError(f"could not start or join {where}: {error}") from error
+    remote = ray.remote(function)
+    futures = [remote.remote(item) for item in items]
+    index_of = {future: index for index, future in enumerate(futures)}
+    results: list[Any] = [None] * len(items)
+    waiting = list(futures)
+    try:
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1, timeout=_WAKE_EVERY)
+            for future in done:
+                index = index_of[future]
+                results[index] = ray.get(future)
+                report(index, results[index])
+    finally:
+        for future in waiting:
+            ray.cancel(future, force=True)
+        if started_here:
+            ray.shutdown()
+    return results
+
+
+def import_ray() -> Any:
+    """The ``ray`` module.
+
+    Raises:
+        ClusterError: Ray is not installed (the message says how to install it).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError(
+            "--ray needs Ray, which is not installed: pip install 'ludoteca[cluster]'"
+        ) from None
+    return ray
+
+
+def batch_sizes(total: int, size: int) -> list[int]:
+    """``total`` split into batches of ``size`` (the last one smaller): fixed by these two only."""
+    return [min(size, total - start) for start in range(0, total, size)]

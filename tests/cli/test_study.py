@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support import run, run_combined
+
+ISSUE_KEYS = {
+    "options",
+    "games",
+    "wins",
+    "draws",
+    "safeguard_ends",
+    "win_rate",
+    "win_ci",
+    "first_player_win_rate",
+    "first_player_ci",
+    "plies",
+    "legal_moves_mean",
+    "exact_first_player_value",
+}
+
+
+def test_a_study_writes_its_report_json_and_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "study"
+    argv = ["study", "salt_n_pepper", "--vary", "first=0,1", "--games", "300", "--out", str(out)]
+    status, output = run_combined(capsys, [*argv, "--jobs", "1"])
+    assert status == 0, output
+    assert "Salt wins" in output and "Pepper wins" in output
+    assert "Against first=0: change in the first player's win rate" in output
+    assert "600 games in" in output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "games.csv",
+        "report.html",
+        "run.json",
+        "study.json",
+    ]
+    study = json.loads((out / "study.json").read_text())
+    assert [v["games"] for v in study["variants"]] == [300, 300]
+    with (out / "games.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 600
+    assert {row["variant"] for row in rows} == {"1", "2"}
+    page = (out / "report.html").read_text()
+    assert page.count("<svg") == 4
+    assert "ludoteca study salt_n_pepper --vary first=0,1" in page
+    run_info = json.loads((out / "run.json").read_text())
+    assert run_info["wall_seconds"] > 0 and len(run_info["load_average"]) == 3
+
+
+def test_json_output_has_the_documented_fields(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["study", "steppin_stones", "--games", "20", "--json", "--out", str(tmp_path / "s")]
+    status, out, err = run(capsys, argv)
+    assert status == 0, err
+    study = json.loads(out)
+    assert study["game"] == "steppin_stones" and study["agents"] == ["random"]
+    (variant,) = study["variants"]
+    assert set(variant) >= ISSUE_KEYS
+    assert len(variant["wins"]) == 1
+    assert set(variant["plies"]) >= {"mean", "median", "p10", "p90", "max"}
+    assert study["comparisons"] == []
+    assert json.loads((tmp_path / "s" / "study.json").read_text()) == study
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["study", "chess"], "unknown game"),
+        (["study", "salta", "-o", "scoring=best"], "accepted: one of played, simplified"),
+        (["study", "salta", "--vary", "scoring"], "not of the form NAME=V1,V2"),
+        (["study", "salta", "--vary", "colour=a,b"], "accepted options: goal"),
+        (["study", "salta", "--agents", "level:2", "x"], "unknown agent 'x'; accepted: random"),
+        (["study", "steppin_stones", "--agents", "expert", "expert"], "1 seat(s)"),
+        (["study", "salta", "--games", "0"], "--games must be from 1"),
+        (["study", "salta", "--jobs", "0"], "--jobs must be at least 1"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, [*argv, "--out", str(tmp_path / "s")])
+    assert status == 2
+    assert message.lower() in err.lower()
+    assert "Traceback" not in out + err
+    assert not (tmp_path / "s").exists()
+
+
+def test_an_out_folder_that_is_a_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("keep me")
+    status, _, err = run(capsys, ["study", "salta", "--games", "5", "--out", str(taken)])
+    assert status == 2 and "is a file" in err
+    assert taken.read_text() == "keep me"
+
+
+def _hear_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a terminal's foreground job does
+
+
+def test_ctrl_c_stops_a_study_cleanly_and_saves_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    jobs = ["--jobs", "2", "--out", str(out)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ludoteca", "study", "salta", "--games", "10000000", *jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
+    )
+    time.sleep(6)  # the workers are playing their first batches
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        output, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, output
+    assert "Interrupted after" in output and "nothing was saved" in output
+    assert "Traceback" not in output
+    assert not out.exists()
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what Python does for a missing module
+    argv = ["study", "salta", "--games", "5", "--ray", "--out", str(tmp_path / "s")]
+    status, out, err = run(capsys, argv)
+    assert status == 2
+    assert "pip install 'ludoteca[cluster]'" in err
+    assert "Traceback" not in out + err
