@@ -1,4 +1,6 @@
-"""Save a PNG of each game's board page under docs/images/<game>.png (for the README).
+"""Save a PNG of each game's board page under docs/images/<game>.png (for the README), and of
+online play: the lobby and a game with clocks, on a desktop and on a phone
+(``lobby-desktop.png``, ``lobby-phone.png``, ``clock-game-desktop.png``, ``clock-game-phone.png``).
 
 Run ``make screenshots`` (or ``.venv/bin/python -m tests.web.screenshots [OUTPUT_DIR]``). It
 starts a server on a temporary database, plays a few seeded random moves in each game so the
@@ -63,7 +65,70 @@ def save_screenshots(output: Path) -> list[Path]:
     return written
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def online_scene(base: str) -> tuple[httpx.Client, str]:
+    """Two named players: open challenges in the lobby, and a game with a running clock.
+
+    Returns the first player's client (its session cookie) and the game's id.
+    """
+    ada = httpx.Client(base_url=base)
+    ada.post("/api/session/name", json={"name": "Ada"})
+    with httpx.Client(base_url=base) as bob, httpx.Client(base_url=base) as cy:
+        bob.post("/api/session/name", json={"name": "Bob"})
+        cy.post("/api/session/name", json={"name": "Cy"})
+        clock = {"initial": 600, "increment": 5}
+        posted = ada.post(
+            "/api/challenges", json={"game": "salta", "side": "Green", "clock": clock}
+        ).json()
+        game = bob.post(f"/api/challenges/{posted['id']}/accept", json={}).json()
+        cy.post("/api/challenges", json={"game": "pente_grammai", "clock": {"per_move": 86400}})
+        bob.post("/api/challenges", json={"game": "splinter", "clock": {"initial": 300}})
+        tokens = {0: posted["token"], 1: game["token"]}
+        for text in ("c3-d4", "h8-g7", "b2-c3", "g7-f6"):
+            state = ada.get(f"/api/games/{game['id']}").json()
+            ada.post(
+                f"/api/games/{game['id']}/moves",
+                json={"move": text, "token": tokens[state["to_move"]]},
+            )
+    return ada, str(game["id"])
+
+
+def save_online_screenshots(output: Path) -> list[Path]:
+    """The lobby and a game with clocks, on a desktop and on a phone."""
+    output.mkdir(parents=True, exist_ok=True)
+    written = []
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        running_server(Path(folder) / "g.sqlite3") as base,
+        sync_playwright() as playwright,
+    ):
+        ada, game_id = online_scene(base)
+        cookies = [{"name": c.name, "value": c.value or "", "url": base} for c in ada.cookies.jar]
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for label, viewport, mobile in (("desktop", VIEWPORT, False), ("phone", PHONE, True)):
+            context = browser.new_context(viewport=viewport, is_mobile=mobile)  # type: ignore[arg-type]
+            context.add_cookies(cookies)  # type: ignore[arg-type]
+            page = context.new_page()
+            page.goto(base + "/")
+            page.wait_for_selector("#challenges .challenge")
+            target = output / f"lobby-{label}.png"
+            page.screenshot(path=str(target))
+            written.append(target)
+            page.goto(f"{base}/games/{game_id}")
+            page.wait_for_selector("body[data-live=yes]")
+            page.wait_for_selector("#clocks .clock.running")
+            target = output / f"clock-game-{label}.png"
+            page.screenshot(path=str(target))
+            written.append(target)
+            context.close()
+        browser.close()
+        ada.close()
+    return written
+
+
 if __name__ == "__main__":
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")
-    for path in save_screenshots(folder):
+    for path in [*save_screenshots(folder), *save_online_screenshots(folder)]:
         print(f"wrote {path}")

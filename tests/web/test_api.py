@@ -231,6 +231,8 @@ def test_resigning_ends_the_game_for_the_other_side(client: TestClient) -> None:
         "returns": [1.0, -1.0],
         "reason": "Red resigned",
         "resigned": 1,
+        "timed_out": None,
+        "agreed": None,
     }
     record = records.loads(client.get(f"/api/games/{created['id']}/record").text)
     assert record.resigned == 1 and record.outcome is not None

@@ -11,10 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import ludoteca
-from tests.web.server import CHROMIUM, CHROMIUM_ARGS, running_server
+from tests.web.server import CHROMIUM, running_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -28,14 +28,6 @@ TIMEOUT = 15_000
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("web") / "games.sqlite3") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
@@ -137,7 +129,7 @@ def test_a_move_is_one_round_trip(page: Page, base: str) -> None:
 def test_a_new_game_from_the_lobby_form(page: Page, base: str) -> None:
     page.goto(base + "/")
     card = page.locator("#game-splinter")
-    card.locator("summary").click()
+    card.locator("summary", has_text="New game").click()
     card.get_by_label("size").fill("4x4")
     card.get_by_role("button", name="Start Splinter").click()
     expect(card.locator(".error")).to_contain_text("size")

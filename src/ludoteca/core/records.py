@@ -11,8 +11,9 @@ resignation or an agreed result), the result and the dates::
      "created": "2026-11-22T10:00:00+00:00", "updated": "2026-11-22T10:05:00+00:00"}
 
 ``ending`` is ``null`` while the game runs or when the rules ended it, ``{"resigned": 1}`` when
-that player resigned, and ``{"agreed": 0}`` or ``{"agreed": "draw"}`` when the players agreed on
-a result. Version 1 records, which have no ``ending``, still load.
+that player resigned, ``{"time out": 1}`` when that player's clock ran out, and ``{"agreed": 0}``
+or ``{"agreed": "draw"}`` when the players agreed on a result. Version 1 records, which have no
+``ending``, still load.
 
 `create` and `load` check the same things, so every record that can be written can be read back:
 `load` refuses a file that is not such a record, names an unknown game or option, was written
@@ -98,6 +99,7 @@ class GameRecord:
     updated: str
     resigned: int | None = None
     agreed: Agreed | None = None
+    timed_out: int | None = None
 
     @property
     def final_state(self) -> State:
@@ -109,6 +111,12 @@ class GameRecord:
         """The result (a resignation or an agreed result counts), or ``None`` while it runs."""
         names = self.game.player_names
         count = self.game.num_players
+        if self.timed_out is not None:
+            reason = f"{names[self.timed_out]} ran out of time (time out)"
+            if count == 2:
+                return Outcome.win(1 - self.timed_out, count, reason)
+            returns = tuple(-1.0 if p == self.timed_out else 1.0 for p in range(count))
+            return Outcome(None, returns, reason)
         if self.resigned is not None:
             reason = f"{names[self.resigned]} resigned"
             if count == 2:
@@ -126,6 +134,8 @@ class GameRecord:
         """How the players ended the game, as written to the file (see the module docstring)."""
         if self.resigned is not None:
             return {"resigned": self.resigned}
+        if self.timed_out is not None:
+            return {"time out": self.timed_out}
         if self.agreed is not None:
             return {"agreed": self.agreed}
         return None
@@ -170,6 +180,7 @@ def create(
     created: str | None = None,
     resigned: int | None = None,
     agreed: Agreed | None = None,
+    timed_out: int | None = None,
 ) -> GameRecord:
     """Record ``moves`` played from ``start`` (default: the game's initial position).
 
@@ -185,6 +196,7 @@ def create(
         created: When the game began (ISO 8601); default now.
         resigned: The player who resigned, ending a game the rules had not ended.
         agreed: A result the players agreed on: the winner's index, or ``"draw"``.
+        timed_out: The player whose clock ran out, ending a game the rules had not ended.
 
     Raises:
         InvalidRecordError: Bad players, start, date or ending (the message says which).
@@ -205,7 +217,7 @@ def create(
     stamp = _now()
     if created is not None:
         _check_date(created, "created")
-    _check_ending(resigned, agreed, game, states[-1])
+    _check_ending(resigned if timed_out is None else timed_out, agreed, game, states[-1])
     return GameRecord(
         game=game,
         moves=tuple(str(m) for m in moves),
@@ -216,6 +228,7 @@ def create(
         updated=stamp,
         resigned=resigned,
         agreed=agreed,
+        timed_out=timed_out,
     )
 
 
@@ -347,7 +360,13 @@ def from_dict(data: Any) -> GameRecord:
     _check_players(players, game)
     for name in ("created", "updated"):
         _check_date(data[name], name)
-    resigned, agreed = _ending_of(data.get("ending"))
+    ending = data.get("ending")
+    timed_out = None
+    if isinstance(ending, dict) and set(ending) == {"time out"}:
+        timed_out, ending = ending["time out"], {"resigned": ending["time out"]}
+    resigned, agreed = _ending_of(ending)
+    if timed_out is not None:
+        resigned = None
     states = [start]
     for number, move in enumerate(moves, start=1):
         try:
@@ -365,8 +384,8 @@ def from_dict(data: Any) -> GameRecord:
         created=data["created"],
         updated=data["updated"],
     )
-    _check_ending(resigned, agreed, game, states[-1])
-    record = dataclasses.replace(record, resigned=resigned, agreed=agreed)
+    _check_ending(resigned if timed_out is None else timed_out, agreed, game, states[-1])
+    record = dataclasses.replace(record, resigned=resigned, agreed=agreed, timed_out=timed_out)
     recorded_result = data["result"]
     replayed_result = record.to_dict()["result"]
     if recorded_result != replayed_result:
@@ -397,7 +416,7 @@ def _ending_of(ending: Any) -> tuple[int | None, Agreed | None]:
     """Read the ``ending`` field: ``null``, ``{"resigned": seat}`` or ``{"agreed": ...}``."""
     if ending is None:
         return None, None
-    accepted = 'null, {"resigned": PLAYER} or {"agreed": PLAYER or "draw"}'
+    accepted = 'null, {"resigned": PLAYER}, {"time out": PLAYER} or {"agreed": PLAYER or "draw"}'
     if not isinstance(ending, dict) or len(ending) != 1:
         raise InvalidRecordError(f"ending must be {accepted}; got {ending!r}")
     ((kind, value),) = ending.items()

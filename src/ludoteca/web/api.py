@@ -11,23 +11,39 @@ the endpoints at ``/docs``.
 from __future__ import annotations
 
 import asyncio
+import time
 from asyncio import FIRST_COMPLETED
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
 from ludoteca.web.errors import RateLimitedError, http_error
-from ludoteca.web.guards import RateLimiter
-from ludoteca.web.live import LiveGame, to_json
-from ludoteca.web.service import PER_PAGE, GameService
+from ludoteca.web.guards import RateLimiter, session_of, session_or_new
+from ludoteca.web.live import LiveGame, to_json, with_now
+from ludoteca.web.service import PER_PAGE, GameService, challenge_dict
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
 OptionInput = Annotated[str, Field(max_length=100)] | int | float | bool | None
+# Strict numbers: true is not one second. A text reaches the clock's own check, which says why.
+ClockInput = (
+    dict[
+        Annotated[str, Field(max_length=20)],
+        StrictInt | StrictFloat | Annotated[str, Field(max_length=20)],
+    ]
+    | None
+)
+CLOCK_FIELD = Field(
+    default=None,
+    description='The clock: {"initial": 600, "increment": 5} (real time, seconds) or '
+    '{"per_move": 86400} (correspondence); null for none. Computer seats have no clock.',
+    examples=[{"initial": 600, "increment": 5}],
+)
+NameInput = Annotated[str, Field(max_length=200)]
 MAX_MOVE_TEXT = 200
 MAX_TOKEN_TEXT = 200
 
@@ -61,6 +77,13 @@ class NewGameRequest(BaseModel):
         description="Whether the players may ask for hints. Default: only in games against "
         "the computer (in a game between people a hint would be cheating).",
     )
+    clock: ClockInput = CLOCK_FIELD
+    names: list[Annotated[str, Field(max_length=200)] | None] | None = Field(
+        default=None,
+        max_length=8,
+        description="Display names of the seats played by people (at most 24 characters "
+        "each); a browser's own seats default to the name it chose.",
+    )
 
 
 class MoveRequest(BaseModel):
@@ -89,6 +112,56 @@ class TokenRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: str = Field(description="The secret token of your seat.", max_length=MAX_TOKEN_TEXT)
+
+
+class DrawRequest(TokenRequest):
+    """A draw offer, or the answer to one."""
+
+    action: Literal["offer", "accept", "decline"] = Field(
+        default="offer", description="offer, accept or decline."
+    )
+
+
+class NameRequest(BaseModel):
+    """A display name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: NameInput = Field(description="At most 24 characters.", examples=["Ada"])
+
+
+class ChallengeRequest(BaseModel):
+    """An open challenge to post in the lobby."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="The game id (two players).", max_length=40)
+    options: dict[str, OptionInput] = Field(default_factory=dict, max_length=20)
+    side: Annotated[str, Field(max_length=40)] = Field(
+        default="random", description="Your side: a player name (Green) or random."
+    )
+    clock: ClockInput = CLOCK_FIELD
+    name: NameInput | None = Field(
+        default=None, description="Your display name (default: the browser's chosen name)."
+    )
+
+
+class AcceptRequest(BaseModel):
+    """Accepting an open challenge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: NameInput | None = Field(
+        default=None, description="Your display name (default: the browser's chosen name)."
+    )
+
+
+class WithdrawRequest(BaseModel):
+    """Withdrawing one's open challenge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    secret: str = Field(description="The secret the posting answered.", max_length=200)
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -138,7 +211,7 @@ def json_reply(text: str) -> Response:
 
 def _change_reply(service: GameService, live: LiveGame, with_board: bool) -> Response:
     board = service.board_json(live) if with_board else None
-    return json_reply(service.snapshot(live).reply(board))
+    return json_reply(with_now(service.snapshot(live).reply(board)))
 
 
 WithBoard = Annotated[
@@ -181,8 +254,22 @@ async def create_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
     check_rate(request, request.app.state.game_limiter, "new games")
     service = service_of(request)
     seats = body.seats if body.seats is not None else ["human"] * _num_players(body.game)
+    names: list[str | None] = list(body.names or [])
+    own = await service.name_of(session_of(request))
+    if own is not None:  # the browser's own seats carry its chosen name
+        names += [None] * (len(seats) - len(names))
+        names = [
+            name if name is not None or str(spec).strip().lower() != "human" else own
+            for name, spec in zip(names, seats, strict=False)
+        ]
     created = await service.create(
-        body.game, options=body.options, seats=seats, position=body.position, hints=body.hints
+        body.game,
+        options=body.options,
+        seats=seats,
+        position=body.position,
+        hints=body.hints,
+        clock=body.clock,
+        names=names,
     )
     live = created.live
     mine = [t for s, t in created.tokens.items() if live.seats[s].kind == "human"]
@@ -220,7 +307,7 @@ def _num_players(game_id: str) -> int:
 async def get_game(game_id: str, request: Request) -> Response:
     """The game's options, position text, player to move, legal moves, moves and outcome."""
     service = service_of(request)
-    return json_reply(service.snapshot(await service.current(game_id)).game)
+    return json_reply(with_now(service.snapshot(await service.current(game_id)).game))
 
 
 @router.get(
@@ -322,6 +409,146 @@ async def download(game_id: str, request: Request) -> Response:
     )
 
 
+@router.get("/games/{game_id}/clock", summary="The clocks now")
+async def clock(game_id: str, request: Request) -> dict[str, Any]:
+    """Each seat's seconds left now (``left``), whose clock runs, and when it would flag.
+
+    A game without a clock answers ``{"clock": null}``. A clock that has run out is noticed
+    here too: the game then ends on time before the answer.
+    """
+    live = await service_of(request).current(game_id)
+    return {"clock": live.clocks(time.time()), "outcome": live.to_dict()["outcome"]}
+
+
+@router.post(
+    "/games/{game_id}/draw",
+    summary="Offer, accept or decline a draw",
+    response_class=Response,
+    responses=CHANGE_ANSWER,
+)
+async def draw(
+    game_id: str, body: DrawRequest, request: Request, with_board: WithBoard = False
+) -> Response:
+    """Offer a draw, or accept or decline the other player's offer.
+
+    ``draw_possible`` in the game says where one may be offered. A move declines a standing
+    offer; accepting ends the game ("draw agreed by the players").
+    """
+    service = service_of(request)
+    live = await service.draw(game_id, body.token, body.action)
+    return _change_reply(service, live, with_board)
+
+
+@router.post("/games/{game_id}/rematch", summary="Offer or accept a rematch")
+async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+    """After the game, offer a rematch (the same game and clock, seats swapped), or accept one.
+
+    The first player asking offers it; when the other asks too, it is created. The answer has
+    ``rematch`` (the new game's id, or null while offered) and, once created, your ``seat`` and
+    ``token`` there.
+    """
+    answer = await service_of(request).rematch(game_id, body.token)
+    if answer.get("rematch") is not None:
+        answer["url"] = str(request.url_for("board_page", game_id=answer["rematch"]))
+    return answer
+
+
+@router.get("/lobby", summary="Open challenges, games to watch, your games")
+async def get_lobby(request: Request) -> dict[str, Any]:
+    """The lobby: open challenges, running games to watch, and this browser's games.
+
+    ``challenges`` (open, newest first), ``playing`` (running games) and ``mine`` (the games of
+    this browser session; empty without a session cookie).
+    """
+    return await service_of(request).lobby(session_of(request))
+
+
+@router.post("/challenges", status_code=201, summary="Post an open challenge")
+async def post_challenge(
+    body: ChallengeRequest, request: Request, response: Response
+) -> dict[str, Any]:
+    """Post a game to the lobby; anyone may accept it and play the other side.
+
+    The answer has the challenge, its ``secret`` (to withdraw it), the ``game_id`` the game
+    will have and your seat's ``token`` there (the game exists once accepted).
+    """
+    check_rate(request, request.app.state.game_limiter, "new games")
+    service = service_of(request)
+    session = session_or_new(request, response)
+    name = body.name if body.name is not None else await service.name_of(session)
+    challenge = await service.post_challenge(
+        body.game,
+        options=body.options,
+        side=body.side,
+        clock=body.clock,
+        name=name,
+        session=session,
+    )
+    return challenge_dict(challenge, session) | {
+        "secret": challenge.secret,
+        "game_id": challenge.game_id,
+        "seat": challenge.poster_seat,
+        "token": challenge.poster_token,
+        "url": _page_url(request, challenge.game_id, []),
+    }
+
+
+@router.get("/challenges/{challenge_id}", summary="A challenge")
+async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    """A challenge: open, accepted (with its ``game_id``) or withdrawn."""
+    challenge = await service_of(request).challenge(challenge_id)
+    return challenge_dict(challenge, session_of(request))
+
+
+@router.post("/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge")
+async def accept_challenge(
+    challenge_id: str, body: AcceptRequest, request: Request, response: Response
+) -> dict[str, Any]:
+    """Take the other seat of an open challenge; the game starts.
+
+    Of several accepting at once exactly one gets it; the others get 409.
+    """
+    service = service_of(request)
+    session = session_or_new(request, response)
+    name = body.name if body.name is not None else await service.name_of(session)
+    made, seat = await service.accept_challenge(challenge_id, name=name, session=session)
+    live = made.live
+    return {
+        "id": live.id,
+        "seat": seat,
+        "token": made.tokens[seat],
+        "url": _page_url(request, live.id, []),
+        "game": live.to_dict(),
+    }
+
+
+@router.post("/challenges/{challenge_id}/withdraw", summary="Withdraw your challenge")
+async def withdraw_challenge(
+    challenge_id: str, body: WithdrawRequest, request: Request
+) -> dict[str, Any]:
+    """Withdraw an open challenge, with the ``secret`` its posting answered."""
+    service = service_of(request)
+    await service.withdraw_challenge(challenge_id, body.secret)
+    return challenge_dict(await service.challenge(challenge_id))
+
+
+@router.get("/session", summary="This browser's display name")
+async def get_session(request: Request) -> dict[str, Any]:
+    """``{"name": ...}``: the name this browser chose (null if none)."""
+    return {"name": await service_of(request).name_of(session_of(request))}
+
+
+@router.post("/session/name", summary="Choose this browser's display name")
+async def set_name(body: NameRequest, request: Request, response: Response) -> dict[str, Any]:
+    """Keep a display name with this browser's session.
+
+    At most 24 characters; spaces are trimmed; control characters are refused. It names the
+    seats this browser takes from now on.
+    """
+    session = session_or_new(request, response)
+    return {"name": await service_of(request).set_name(session, body.name)}
+
+
 websocket_router = APIRouter()
 
 
@@ -338,7 +565,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
     queue = service.subscribe(game_id)
     listener = asyncio.create_task(_until_closed(websocket))
     try:
-        await websocket.send_text(service.message(live))
+        await websocket.send_text(with_now(service.message(live)))
         while True:
             update = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
@@ -348,7 +575,7 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
             message = update.result()
             while not queue.empty():  # a slow reader gets the newest state, not a backlog
                 message = queue.get_nowait()
-            await websocket.send_text(message)
+            await websocket.send_text(with_now(message))
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away while we were sending
     finally:

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.guards import replay_body
+from ludoteca.web.live import with_now
 
 _MOVES_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,64})/moves")
 _QUERIES = {b"": False, b"board=true": True, b"board=false": False}
@@ -95,7 +96,7 @@ class MoveFastPath:
             await _send_json(send, web_error.status, error_json(str(web_error)), headers)
             return
         board = service.board_json(live) if with_board else None
-        await _send_json(send, 200, service.snapshot(live).reply(board).encode(), [])
+        await _send_json(send, 200, with_now(service.snapshot(live).reply(board)).encode(), [])
 
 
 async def _read_body(receive: Receive) -> bytes | None:

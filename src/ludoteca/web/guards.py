@@ -24,6 +24,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, Signer
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 64 * 1024
@@ -250,3 +252,31 @@ class Sessions:
             return self._signer.unsign(cookie).decode()
         except BadSignature:
             return None
+
+
+def set_session_cookie(response: Response, sessions: Sessions, session: str) -> None:
+    """Give the browser its signed session cookie (HttpOnly, SameSite=Lax, a year)."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        sessions.sign(session),
+        max_age=SESSION_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        path="/",
+    )
+
+
+def session_of(connection: HTTPConnection) -> str | None:
+    """The browser session of a request, or ``None`` (no cookie, or a forged one)."""
+    sessions: Sessions = connection.app.state.sessions
+    return sessions.read(connection.cookies.get(SESSION_COOKIE))
+
+
+def session_or_new(connection: HTTPConnection, response: Response) -> str:
+    """The browser session of a request; a new one (its cookie set on ``response``) if none."""
+    session = session_of(connection)
+    if session is None:
+        sessions: Sessions = connection.app.state.sessions
+        session = sessions.new_id()
+        set_session_cookie(response, sessions, session)
+    return session

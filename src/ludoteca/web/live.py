@@ -19,6 +19,7 @@ from ludoteca.core import records
 from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import make
+from ludoteca.web.clocks import ClockSpec, ClockState, spec_from_json
 from ludoteca.web.storage import GameRow, SeatRow
 
 HUMAN = "human"
@@ -77,6 +78,13 @@ class LiveGame:
     updated: str = ""
     version: int = 0
     hints: bool = False
+    clock: ClockSpec | None = None
+    clock_state: ClockState | None = None
+    timed_out: int | None = None
+    agreed: str | None = None
+    draw_offer: int | None = None
+    rematch_offer: int | None = None
+    rematch_id: str | None = None
     since: float = field(default_factory=time.monotonic)
     _snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
     #: The click paths of the latest board drawn, by move number (they mark the next board's
@@ -119,6 +127,7 @@ class LiveGame:
             version=row.version,
             hints=row.hints,
         )
+        live.set_extras(row)
         shared = 0
         if previous is not None:
             for mine, stored in zip(previous.moves, row.moves, strict=False):
@@ -130,6 +139,18 @@ class LiveGame:
         for text in row.moves[shared:]:
             live.push(live.state.parse_move(text))
         return live
+
+    def set_extras(self, row: GameRow) -> None:
+        """Take the clock, the ending and the offers from the stored game."""
+        self.clock = spec_from_json(row.clock)
+        self.clock_state = (
+            ClockState.from_json(row.clock_state) if row.clock_state is not None else None
+        )
+        self.timed_out = row.timed_out
+        self.agreed = row.agreed
+        self.draw_offer = row.draw_offer
+        self.rematch_offer = row.rematch_offer
+        self.rematch_id = row.rematch_id
 
     # -- positions --------------------------------------------------------------------------
 
@@ -185,9 +206,15 @@ class LiveGame:
 
     @property
     def result(self) -> Result | None:
-        """How the game ended (a resignation counts), or ``None`` while it runs."""
+        """How the game ended (a resignation, a time out, an agreed draw count), or ``None``."""
+        names = self.game.player_names
+        if self.timed_out is not None:
+            returns = tuple(-1.0 if p == self.timed_out else 1.0 for p in range(len(names)))
+            winner = 1 - self.timed_out if len(names) == 2 else None
+            return Result(winner, returns, f"{names[self.timed_out]} ran out of time (time out)")
+        if self.agreed == "draw":
+            return Result(None, (0.0,) * len(names), "draw agreed by the players")
         if self.resigned is not None:
-            names = self.game.player_names
             if self.game.num_players == 1:
                 return Result(None, (-1.0,), f"{names[0]} resigned", self.resigned)
             winner = 1 - self.resigned if self.game.num_players == 2 else None
@@ -249,15 +276,50 @@ class LiveGame:
             return ""
         return "chance" if seat == CHANCE else self.game.player_names[seat]
 
+    @property
+    def draw_possible(self) -> bool:
+        """Whether the players may agree on a draw: two or more people and no computer."""
+        return self.game.num_players >= 2 and not any(s.kind == COMPUTER for s in self.seats)
+
+    @property
+    def move_number(self) -> int:
+        """The number of the move to play now, counting players' moves only (not dice rolls)."""
+        return 1 + sum(1 for move in self.moves if not move.is_chance)
+
+    def clocks(self, now: float | None = None) -> dict[str, Any] | None:
+        """The clocks for the API.
+
+        ``remaining`` is each seat's seconds as of ``since`` (the server's acknowledgement of
+        the last change, epoch seconds); the ``running`` seat's clock has run since then. With
+        ``now`` (epoch seconds), ``left`` adds each seat's seconds at that moment.
+        """
+        if self.clock is None or self.clock_state is None:
+            return None
+        state = self.clock_state
+        answer: dict[str, Any] = {
+            **self.clock.to_dict(),
+            "description": self.clock.describe(),
+            "remaining": list(state.remaining),
+            "running": state.running,
+            "since": state.since,
+        }
+        if now is not None:
+            answer["left"] = [state.left(seat, now) for seat in range(len(state.remaining))]
+            answer["now"] = now
+            answer["flag_at"] = state.flag_at()
+        return answer
+
     def record(self) -> records.GameRecord:
         """The game as a saved-game record (`ludoteca.core.records`)."""
         return records.create(
             self.game,
             self.moves,
-            players=[seat_spec(seat) for seat in self.seats],
+            players=[seat.name or seat_spec(seat) for seat in self.seats],
             start=self.start,
             created=self.created or None,
             resigned=self.resigned,
+            agreed="draw" if self.agreed == "draw" else None,
+            timed_out=self.timed_out,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -276,6 +338,7 @@ class LiveGame:
                     "player": self.game.player_names[seat.seat],
                     "kind": seat.kind,
                     "agent": seat.agent,
+                    "name": seat.name,
                 }
                 for seat in self.seats
             ],
@@ -293,8 +356,19 @@ class LiveGame:
                 "returns": list(result.returns),
                 "reason": result.reason,
                 "resigned": result.resigned,
+                "timed_out": self.timed_out,
+                "agreed": self.agreed,
             },
-            "undo_allowed": not self.has_invited_player,
+            "move_number": self.move_number,
+            "clock": self.clocks(),
+            "draw_possible": self.draw_possible and result is None,
+            "draw_offer": self.draw_offer,
+            "rematch_offer": self.rematch_offer,
+            "rematch": self.rematch_id,
+            "undo_allowed": not self.has_invited_player
+            and self.resigned is None
+            and self.timed_out is None
+            and self.agreed is None,
             "hints": self.hints,
             "version": self.version,
             "computer_to_move": self.computer_to_move,
@@ -332,6 +406,14 @@ class Snapshot:
     def reply(self, board: str | None) -> str:
         """The answer to a change: the game, with its ``board`` added when given."""
         return self.game if board is None else f'{self.game[:-1]},"board":{board}}}'
+
+
+def with_now(message: str) -> str:
+    """A JSON object's text with ``"now"``, the server's time (epoch seconds), added.
+
+    Pages show the clocks in the server's time: they take the difference from their own.
+    """
+    return f'{message[:-1]},"now":{time.time():.3f}}}'
 
 
 def to_json(value: object) -> str:

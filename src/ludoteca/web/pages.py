@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.catalogue import entries, entry, rules_html
 from ludoteca.web.errors import http_error
-from ludoteca.web.guards import SESSION_AGE_SECONDS, SESSION_COOKIE, Sessions
+from ludoteca.web.guards import SESSION_COOKIE, Sessions, session_of, set_session_cookie
 from ludoteca.web.live import HUMAN, LiveGame
 from ludoteca.web.service import GameService
 
@@ -39,20 +39,13 @@ def _service(request: Request) -> GameService:
 @router.get("/", response_class=HTMLResponse, name="lobby")
 async def lobby(request: Request, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1) -> Response:
     """The games, the new-game form and a page of the saved games."""
-    saved = await _service(request).list_games(page)
+    service = _service(request)
+    saved = await service.list_games(page)
+    name = await service.name_of(session_of(request))
     return TEMPLATES.TemplateResponse(
-        request, "lobby.html", {"games": entries(), "saved": saved["games"], "listing": saved}
-    )
-
-
-def _set_session(response: Response, sessions: Sessions, session: str) -> None:
-    response.set_cookie(
-        SESSION_COOKIE,
-        sessions.sign(session),
-        max_age=SESSION_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        path="/",
+        request,
+        "lobby.html",
+        {"games": entries(), "saved": saved["games"], "listing": saved, "name": name},
     )
 
 
@@ -85,7 +78,7 @@ async def board_page(
     else:
         response = await _board(request, live, session)
     if fresh and session is not None:
-        _set_session(response, sessions, session)
+        set_session_cookie(response, sessions, session)
     if legacy:
         response.delete_cookie(legacy_cookie, path="/")
     return response
@@ -118,14 +111,18 @@ async def _board(request: Request, live: LiveGame, session: str | None) -> Respo
 
 
 def _invites(request: Request, live: LiveGame, seats: dict[int, str]) -> list[dict[str, Any]]:
-    """Invitation links, shown to the creator (who holds the tokens of the ``human`` seats)."""
+    """Invitation links, shown to the creator (who holds the tokens of the ``human`` seats).
+
+    A seat a named person has taken (an accepted challenge, a rematch) is nobody's to give:
+    its link is not shown, so one player never holds the other's token.
+    """
     if not any(live.seats[seat].kind == HUMAN for seat in seats):
         return []
     base = str(request.url_for("board_page", game_id=live.id))
     return [
         {"player": live.game.player_names[s.seat], "link": f"{base}?token={s.token}"}
         for s in live.seats
-        if s.kind == "invite" and s.token
+        if s.kind == "invite" and s.token and s.name is None
     ]
 
 

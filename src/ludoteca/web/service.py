@@ -20,24 +20,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
+import secrets
 import time
+import unicodedata
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from ludoteca.ai import LEVELS
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import LudotecaError
-from ludoteca.core.game import Move, State
+from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import game_class, make
 from ludoteca.web.boards import board_of
 from ludoteca.web.changes import ChangeFeed
+from ludoteca.web.clocks import ClockSpec, parse_spec, spec_from_json, spec_to_json, start_state
 from ludoteca.web.errors import (
     BadRequestError,
     ConflictError,
@@ -65,11 +69,14 @@ from ludoteca.web.searches import (
     lane_of,
 )
 from ludoteca.web.storage import (
+    ChallengeRow,
+    ChallengeTakenError,
     GameStore,
     GameSummary,
     SeatRow,
     VersionConflictError,
     Written,
+    now_stamp,
 )
 
 log = logging.getLogger(__name__)
@@ -84,6 +91,10 @@ STALLED_SECONDS = 5.0
 #: Attempts at one change when other writers keep winning the race.
 WRITE_ATTEMPTS = 5
 PER_PAGE = 50
+#: The longest display name, in characters.
+MAX_NAME = 24
+#: Sides a challenge may offer the other player's choice from.
+RANDOM_SIDE = "random"
 
 T = TypeVar("T")
 
@@ -122,6 +133,8 @@ class GameService:
         )
         self._reader = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ludoteca-db-read")
         self._feed = ChangeFeed(store, self._reader, self._heard, self._resync)
+        self._flag_timers: dict[str, asyncio.TimerHandle] = {}
+        self._sweep: asyncio.Task[None] | None = None
         self._started = False
         self._closing = False
 
@@ -130,10 +143,17 @@ class GameService:
         if not self._started:
             self._started = True
             self._feed.start()
+            # Games with a running clock are watched here, so a flag is noticed on time even
+            # after a restart when nobody looks at the game.
+            self._sweep = asyncio.get_running_loop().create_task(self.sweep_clocks())
 
     async def close(self) -> None:
         """Stop the computer players, the change feed and the database threads."""
         self._closing = True
+        if self._sweep is not None:
+            self._sweep.cancel()
+        for handle in self._flag_timers.values():
+            handle.cancel()
         for task in list(self._tasks.values()):
             task.cancel()
         await self._feed.close()
@@ -179,6 +199,8 @@ class GameService:
         stored = await self._read(self.store.version, game_id)
         if stored is not None and stored != live.version:
             live = await self._load(game_id)
+        if live.clock_state is not None and live.clock_state.flagged(time.time()) is not None:
+            live = await self._attempt(game_id, self._flag_if_due)
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
@@ -196,6 +218,7 @@ class GameService:
             except LudotecaError as error:
                 raise ConflictError(f"game {game_id!r} cannot be replayed: {error}") from None
             self._remember(live)
+        self._arm_flag(live)
         if current is None:
             self._resume_later(live)
         return live
@@ -298,6 +321,8 @@ class GameService:
         seats: Sequence[str],
         position: str | None = None,
         hints: bool | None = None,
+        clock: object = None,
+        names: Sequence[str | None] = (),
     ) -> CreatedGame:
         """Create and store a game; chance nodes at the start are resolved at once.
 
@@ -307,36 +332,57 @@ class GameService:
             seats: Who plays each seat (`SEAT_FORMS`).
             position: A start position text, or ``None`` for the usual start.
             hints: Whether the players may ask for hints (default: only against the computer).
+            clock: The clock as the API takes it (`ludoteca.web.clocks.parse_spec`), or ``None``.
+            names: Display names of the seats played by people (checked with `clean_name`).
 
         Raises:
-            BadRequestError: An unknown game or option, a bad position or seat.
+            BadRequestError: An unknown game or option, a bad position, seat, clock or name.
         """
-        try:
-            game = make(game_id, **options)
-            start = game.parse_state(position) if position is not None else game.initial_state()
-        except LudotecaError as error:
-            raise http_error(error) from None
+        game, start = _rules(game_id, options, position)
         if len(seats) != game.num_players:
             raise BadRequestError(
                 f"{game.name} has {game.num_players} seat(s) ({', '.join(game.player_names)}); "
                 f"got {len(seats)} in seats"
             )
         rows = [_seat_row(index, spec) for index, spec in enumerate(seats)]
+        for index, name in enumerate(names[: len(rows)]):
+            if name is not None and rows[index].kind != COMPUTER:
+                rows[index] = replace(rows[index], name=clean_name(name))
         if hints is None:
             hints = any(row.kind == COMPUTER for row in rows)
+        return await self._new_game(new_game_id(), game, start, rows, parse_spec(clock), hints)
+
+    async def _new_game(
+        self,
+        new_id: str,
+        game: Game,
+        start: State,
+        rows: list[SeatRow],
+        clock: ClockSpec | None,
+        hints: bool,
+        **store_options: Any,
+    ) -> CreatedGame:
+        """Store a new game with these seats and clock; remember it and let the computer start."""
         moves, states = self._rolls(start)
         end = states[-1].outcome if states else start.outcome
-        stored = await self._write(
-            self.store.create_game,
-            new_game_id(),
-            game=game.id,
-            options=game.options,
-            start=None if start == game.initial_state() else start.to_text(),
-            seats=rows,
-            moves=[move.text for move in moves],
-            result=None if end is None else end.reason,
-            hints=hints,
-        )
+        clock_state = start_state(clock, [row.kind != COMPUTER for row in rows])
+        try:
+            stored = await self._write(
+                self.store.create_game,
+                new_id,
+                game=game.id,
+                options=game.options,
+                start=None if start == game.initial_state() else start.to_text(),
+                seats=rows,
+                moves=[move.text for move in moves],
+                result=None if end is None else end.reason,
+                hints=hints,
+                clock=spec_to_json(clock),
+                clock_state=None if clock_state is None else clock_state.to_json(),
+                **store_options,
+            )
+        except ChallengeTakenError as error:
+            raise ConflictError(str(error)) from None
         live = LiveGame(
             id=stored.id,
             game=game,
@@ -347,6 +393,8 @@ class GameService:
             updated=stored.updated,
             version=stored.version,
             hints=hints,
+            clock=clock,
+            clock_state=clock_state,
         )
         self._remember(live)
         self._schedule_computer(live)
@@ -412,11 +460,23 @@ class GameService:
             )
             if keep is None:
                 raise ConflictError("there is no move of yours to undo")
+            clocks: dict[str, Any] = {}
+            state = live.clock_state
+            if state is not None:  # the time spent stays spent; the clock of the seat to move runs
+                now = time.time()
+                after = live.states[keep]
+                seat = after.to_move if after.outcome is None else None
+                state = state.stopped(now).run(
+                    seat if seat is not None and seat >= 0 else None, now
+                )
+                clocks["clock_state"] = state.to_json()
             written = await self._write(
-                self.store.truncate_moves, live.id, keep, based_on=live.version
+                self.store.truncate_moves, live.id, keep, based_on=live.version, **clocks
             )
             live.truncate(keep)
+            live.clock_state = state
             self._moved_on(live, written)
+            self._arm_flag(live)
 
         return await self._attempt(game_id, attempt)
 
@@ -433,9 +493,15 @@ class GameService:
             self._check_running(live)
             reason = f"{live.game.player_names[seat]} resigned"
             written = await self._write(
-                self.store.set_resigned, live.id, seat, based_on=live.version, result=reason
+                self.store.set_resigned,
+                live.id,
+                seat,
+                based_on=live.version,
+                result=reason,
+                **self._stop_clocks(live),
             )
             live.resigned = seat
+            live.draw_offer = None
             self._moved_on(live, written)
 
         return await self._attempt(game_id, attempt)
@@ -471,6 +537,324 @@ class GameService:
             "player": live.player_name(state.to_move),
             "ply": live.ply,
         }
+
+    # -- clocks --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _stop_clocks(live: LiveGame) -> dict[str, Any]:
+        """The columns that stop the game's clocks as it ends (none without a clock)."""
+        if live.clock_state is None:
+            return {}
+        live.clock_state = live.clock_state.stopped(time.time())
+        return {"clock_state": live.clock_state.to_json()}
+
+    async def _flag_if_due(self, live: LiveGame) -> None:
+        """End the game on time if the running clock has reached zero (lock held)."""
+        state = live.clock_state
+        if state is None or live.is_over:
+            return
+        seat = state.flagged(time.time())
+        if seat is None:
+            return
+        reason = f"{live.game.player_names[seat]} ran out of time (time out)"
+        stopped = state.stopped(time.time())
+        written = await self._write(
+            self.store.update_game,
+            live.id,
+            based_on=live.version,
+            timed_out=seat,
+            result=reason,
+            clock_state=stopped.to_json(),
+            draw_offer=None,
+        )
+        live.timed_out = seat
+        live.clock_state = stopped
+        live.draw_offer = None
+        self._moved_on(live, written)
+
+    def _arm_flag(self, live: LiveGame) -> None:
+        """Check the game when its running clock reaches zero (a timer in this process)."""
+        handle = self._flag_timers.pop(live.id, None)
+        if handle is not None:
+            handle.cancel()
+        state = live.clock_state
+        flag_at = state.flag_at() if state is not None and not live.is_over else None
+        if flag_at is None or self._closing:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, flag_at - time.time()) + 0.05
+        self._flag_timers[live.id] = loop.call_later(
+            delay, lambda: loop.create_task(self._check_flag(live.id))
+        )
+
+    async def _check_flag(self, game_id: str) -> None:
+        self._flag_timers.pop(game_id, None)
+        try:
+            await self.current(game_id)
+        except LudotecaError as error:
+            log.warning("could not check the clock of game %s: %s", game_id, error)
+
+    async def sweep_clocks(self) -> None:
+        """Load every running game with a clock, so that its flag is noticed here on time."""
+        summaries, _ = await self._read(self.store.list_games, running=True, limit=10_000)
+        for summary in summaries:
+            if summary.clock is not None:
+                with contextlib.suppress(LudotecaError):
+                    await self.current(summary.id)
+
+    # -- draws and rematches ---------------------------------------------------------------------
+
+    async def draw(self, game_id: str, token: str | None, action: str) -> LiveGame:
+        """Offer, accept or decline a draw (``action``: ``offer``, ``accept``, ``decline``).
+
+        Raises:
+            ForbiddenError: A bad token.
+            ConflictError: No draw is possible in this game, the game is over, or there is no
+                offer to accept or decline.
+            BadRequestError: Another action.
+        """
+        if action not in ("offer", "accept", "decline"):
+            raise BadRequestError(f"action must be offer, accept or decline; got {action[:20]!r}")
+
+        async def attempt(live: LiveGame) -> None:
+            seat = self._seat(live, token)
+            self._check_running(live)
+            if not live.draw_possible:
+                raise ConflictError(
+                    "a draw is agreed between people: not in a solitaire or against the computer"
+                )
+            offer = live.draw_offer
+            columns: dict[str, Any]
+            if action == "offer" and offer == seat:
+                raise ConflictError("you have already offered a draw; the other player decides")
+            if action in ("accept", "decline") and (offer is None or offer == seat):
+                raise ConflictError("there is no draw offer from the other player to " + action)
+            if action == "decline":
+                columns = {"draw_offer": None}
+            elif action == "accept" or offer is not None:  # two offers make an agreement
+                columns = {
+                    "agreed": "draw",
+                    "draw_offer": None,
+                    "result": "draw agreed by the players",
+                    **self._stop_clocks(live),
+                }
+            else:
+                columns = {"draw_offer": seat}
+            written = await self._write(
+                self.store.update_game, live.id, based_on=live.version, **columns
+            )
+            live.draw_offer = columns.get("draw_offer")
+            if "agreed" in columns:
+                live.agreed = "draw"
+            self._moved_on(live, written)
+
+        return await self._attempt(game_id, attempt)
+
+    async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Offer or accept a rematch: the same game and clock, seats swapped.
+
+        The first player to ask offers it; once every person in the game has asked (at once
+        against the computer), the new game is created. Asking again after that answers the
+        new game and the asker's seat and token in it.
+
+        Raises:
+            ForbiddenError: A bad token.
+            ConflictError: The game is not over yet.
+        """
+        created: list[CreatedGame] = []
+
+        async def attempt(live: LiveGame) -> None:
+            seat = self._seat(live, token)
+            if live.result is None:
+                raise ConflictError("a rematch is offered once the game is over")
+            if live.rematch_id is not None:
+                return
+            people = [s.seat for s in live.seats if s.kind != COMPUTER]
+            others = [p for p in people if p != seat]
+            if others and live.rematch_offer not in others:
+                if live.rematch_offer == seat:
+                    return
+                written = await self._write(
+                    self.store.update_game, live.id, based_on=live.version, rematch_offer=seat
+                )
+                live.rematch_offer = seat
+                self._moved_on(live, written)
+                return
+            count = len(live.seats)
+            rows = [
+                replace(live.seats[(new - 1) % count], seat=new, token=None) for new in range(count)
+            ]
+            rows = [
+                replace(row, token=new_token()) if row.kind != COMPUTER else row for row in rows
+            ]
+            made = await self._new_game(
+                new_game_id(),
+                live.game,
+                live.start,
+                rows,
+                live.clock,
+                live.hints,
+                rematch_of=(live.id, live.version),
+            )
+            created.append(made)
+            live.rematch_id = made.live.id
+            live.rematch_offer = None
+            self._moved_on(live, Written(live.version + 1, made.live.created))
+
+        live = await self._attempt(game_id, attempt)
+        answer: dict[str, Any] = {"rematch": live.rematch_id, "offered_by": live.rematch_offer}
+        if live.rematch_id is not None:
+            new = created[0].live if created else await self.get(live.rematch_id)
+            seat = self._seat(live, token)
+            new_seat = (seat + 1) % len(live.seats)
+            answer |= {"seat": new_seat, "token": new.seats[new_seat].token}
+        return answer
+
+    # -- open challenges ----------------------------------------------------------------------
+
+    async def post_challenge(
+        self,
+        game_id: str,
+        *,
+        options: dict[str, Any],
+        side: str,
+        clock: object,
+        name: str | None,
+        session: str | None,
+    ) -> ChallengeRow:
+        """Post an open challenge to the lobby; anyone may accept it and take the other seat.
+
+        Args:
+            game_id: The game.
+            options: Its options by name.
+            side: The poster's player name (``Green``), its index, or ``random``.
+            clock: The clock as the API takes it, or ``None``.
+            name: The poster's display name.
+            session: The poster's browser session (it gets the seat once accepted).
+
+        Raises:
+            BadRequestError: A bad game, option, side, clock or name.
+        """
+        game, _ = _rules(game_id, options, None)
+        if game.num_players != 2:
+            raise BadRequestError(
+                f"open challenges are for two players; {game.name} has {game.num_players}"
+            )
+        poster_name = _required_name(name)
+        spec = parse_spec(clock)
+        seat = _side(game, side)
+        stamp = now_stamp()
+        challenge = ChallengeRow(
+            id=new_game_id(),
+            game=game.id,
+            options=dict(game.options),
+            clock=spec_to_json(spec),
+            hints=False,
+            poster_seat=seat,
+            poster_name=poster_name,
+            poster_session=session,
+            secret=new_token(),
+            game_id=new_game_id(),
+            poster_token=new_token(),
+            status="open",
+            accepter_name=None,
+            created=stamp,
+            updated=stamp,
+        )
+        await self._write(self.store.post_challenge, challenge)
+        return challenge
+
+    async def challenge(self, challenge_id: str) -> ChallengeRow:
+        """The challenge with this id.
+
+        Raises:
+            NotFoundError: There is none.
+        """
+        found = await self._read(self.store.challenge, challenge_id[:64])
+        if found is None:
+            raise NotFoundError(f"there is no challenge {challenge_id[:64]!r}; GET /api/lobby")
+        return found
+
+    async def accept_challenge(
+        self, challenge_id: str, *, name: str | None, session: str | None
+    ) -> tuple[CreatedGame, int]:
+        """Accept an open challenge: its game is created with the accepter in the other seat.
+
+        Of several accepting at once, exactly one gets the game; the others get 409.
+
+        Raises:
+            NotFoundError: No such challenge.
+            ConflictError: It was accepted or withdrawn already, or it is the accepter's own.
+            BadRequestError: No display name.
+        """
+        challenge = await self.challenge(challenge_id)
+        accepter = _required_name(name)
+        if challenge.status != "open":
+            raise ConflictError(f"this challenge is no longer open (it was {challenge.status})")
+        if session is not None and session == challenge.poster_session:
+            raise ConflictError("this is your own challenge; wait for someone to accept it")
+        game, start = _rules(challenge.game, challenge.options, None)
+        mine = 1 - challenge.poster_seat
+        rows = [
+            SeatRow(
+                challenge.poster_seat, HUMAN, None, challenge.poster_token, challenge.poster_name
+            ),
+            SeatRow(mine, INVITE, None, new_token(), accepter),
+        ]
+        rows.sort(key=lambda row: row.seat)
+        spec = parse_spec(json.loads(challenge.clock)) if challenge.clock else None
+        made = await self._new_game(
+            challenge.game_id,
+            game,
+            start,
+            rows,
+            spec,
+            challenge.hints,
+            challenge=challenge.id,
+            accepter_session=session,
+        )
+        return made, mine
+
+    async def withdraw_challenge(self, challenge_id: str, secret: str | None) -> None:
+        """Withdraw an open challenge, given the secret its posting answered.
+
+        Raises:
+            NotFoundError, ForbiddenError, ConflictError.
+        """
+        challenge = await self.challenge(challenge_id)
+        if not isinstance(secret, str) or not secrets.compare_digest(
+            challenge.secret.encode(), secret.encode()
+        ):
+            raise ForbiddenError("this secret does not belong to the challenge")
+        try:
+            await self._write(self.store.withdraw_challenge, challenge.id)
+        except ChallengeTakenError as error:
+            raise ConflictError(str(error)) from None
+
+    async def lobby(self, session: str | None) -> dict[str, Any]:
+        """Open challenges, running games to watch, and this browser's own games."""
+        challenges = await self._read(self.store.open_challenges)
+        running, _ = await self._read(self.store.list_games, running=True, limit=20)
+        mine: list[GameSummary] = []
+        if session is not None:
+            mine, _ = await self._read(self.store.list_games, session=session, limit=20)
+        return {
+            "challenges": [challenge_dict(c, session) for c in challenges],
+            "playing": [_summary_dict(s) for s in running],
+            "mine": [_summary_dict(s) for s in mine],
+        }
+
+    # -- display names --------------------------------------------------------------------------
+
+    async def set_name(self, session: str, name: str) -> str:
+        """Set the display name of a browser session; answers the name as kept."""
+        cleaned = clean_name(name)
+        await self._write(self.store.set_session_name, session, cleaned)
+        return cleaned
+
+    async def name_of(self, session: str | None) -> str | None:
+        """The display name of a browser session, if it chose one."""
+        return None if session is None else await self._read(self.store.session_name, session)
 
     # -- browser sessions ----------------------------------------------------------------------
 
@@ -530,6 +914,22 @@ class GameService:
         rolls, roll_states = self._rolls(state)
         moves, states = moves + rolls, states + roll_states
         end = states[-1].outcome
+        columns: dict[str, Any] = {}
+        clock_state = None
+        if live.clock is not None and live.clock_state is not None:
+            now = time.time()
+            mover = live.to_move
+            clock_state = live.clock_state
+            if mover is not None and mover >= 0 and clock_state.running == mover:
+                clock_state = clock_state.charged(live.clock, mover, now)
+            clock_state = clock_state.run(None, now)
+            after = states[-1]
+            nxt = after.to_move
+            if end is None and nxt is not None and nxt >= 0 and len(after.legal_moves()) > 1:
+                clock_state = clock_state.run(nxt, now)  # a forced move costs nothing
+            columns["clock_state"] = clock_state.to_json()
+        if live.draw_offer is not None:
+            columns["draw_offer"] = None  # a move declines a standing draw offer
         written = await self._write(
             self.store.append_moves,
             live.id,
@@ -537,9 +937,14 @@ class GameService:
             first=live.ply + 1,
             texts=[move.text for move in moves],
             result=None if end is None else end.reason,
+            **columns,
         )
         live.extend(moves, states)
+        if clock_state is not None:
+            live.clock_state = clock_state
+        live.draw_offer = None
         self._moved_on(live, written)
+        self._arm_flag(live)
 
     def _rolls(self, state: State) -> tuple[list[Move], list[State]]:
         """Roll for every chance node from ``state`` on: the outcomes and the positions."""
@@ -714,15 +1119,22 @@ def _summary_dict(summary: GameSummary) -> dict[str, Any]:
         "game": summary.game,
         "name": name,
         "players": [
-            f"{players[s.seat] if s.seat < len(players) else s.seat}: {s.agent or s.kind}"
+            f"{players[s.seat] if s.seat < len(players) else s.seat}: {s.name or s.agent or s.kind}"
             for s in summary.seats
         ],
+        "names": [s.name for s in summary.seats],
         "ply": summary.move_count,
         "status": "over" if summary.result is not None else "running",
         "result": summary.result,
         "created": summary.created,
         "updated": summary.updated,
+        "clock": _clock_words(summary.clock),
     }
+
+
+def _clock_words(stored: str | None) -> str | None:
+    spec = spec_from_json(stored)
+    return None if spec is None else spec.describe()
 
 
 def _age_seconds(stamp: str) -> float:
@@ -733,3 +1145,77 @@ def _age_seconds(stamp: str) -> float:
     if then.tzinfo is None:
         then = then.replace(tzinfo=UTC)
     return max(0.0, (datetime.now(UTC) - then).total_seconds())
+
+
+def clean_name(name: object) -> str:
+    """A display name as kept: spaces trimmed and joined, 1 to `MAX_NAME` printable characters.
+
+    Raises:
+        BadRequestError: Empty, too long, or with control or invisible characters.
+    """
+    if not isinstance(name, str):
+        raise BadRequestError("a name is a text")
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise BadRequestError("a name needs at least one visible character")
+    if len(cleaned) > MAX_NAME:
+        raise BadRequestError(f"a name has at most {MAX_NAME} characters; got {len(cleaned)}")
+    if any(unicodedata.category(c).startswith("C") for c in cleaned):
+        raise BadRequestError("a name cannot contain control or invisible characters")
+    return cleaned
+
+
+def _required_name(name: str | None) -> str:
+    if name is None:
+        raise BadRequestError(
+            "choose a display name first (POST /api/session/name, or name in the request)"
+        )
+    return clean_name(name)
+
+
+def _rules(game_id: str, options: dict[str, Any], position: str | None) -> tuple[Game, State]:
+    try:
+        game = make(game_id, **options)
+        start = game.parse_state(position) if position is not None else game.initial_state()
+    except LudotecaError as error:
+        raise http_error(error) from None
+    return game, start
+
+
+def _side(game: Game, side: object) -> int:
+    names = [name.lower() for name in game.player_names]
+    text = str(side).strip().lower() if isinstance(side, str | int) else ""
+    if text == RANDOM_SIDE:
+        return secrets.randbelow(game.num_players)
+    if text in names:
+        return names.index(text)
+    if text.isdigit() and int(text) < game.num_players:
+        return int(text)
+    raise BadRequestError(
+        f"side must be {', '.join(game.player_names)} or random; got {str(side)[:20]!r}"
+    )
+
+
+def challenge_dict(challenge: ChallengeRow, session: str | None = None) -> dict[str, Any]:
+    """A challenge for the API (no secrets)."""
+    try:
+        cls = game_class(challenge.game)
+        name, players = cls.name, cls.player_names
+    except LudotecaError:
+        name, players = challenge.game, ("0", "1")
+    spec = spec_from_json(challenge.clock)
+    return {
+        "id": challenge.id,
+        "game": challenge.game,
+        "name": name,
+        "options": challenge.options,
+        "clock": None if spec is None else spec.to_dict() | {"description": spec.describe()},
+        "poster": challenge.poster_name,
+        "poster_side": players[challenge.poster_seat],
+        "accepter_side": players[1 - challenge.poster_seat],
+        "status": challenge.status,
+        "accepted_by": challenge.accepter_name,
+        "game_id": challenge.game_id if challenge.status == "accepted" else None,
+        "created": challenge.created,
+        "yours": session is not None and session == challenge.poster_session,
+    }

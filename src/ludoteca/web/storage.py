@@ -25,6 +25,7 @@ event loop never waits on the disk.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -87,6 +88,13 @@ games_table = Table(
     Column("move_count", Integer, nullable=False, server_default="0"),
     Column("result", Text),
     Column("hints", Boolean, nullable=False, server_default="0"),
+    Column("clock", Text),
+    Column("clock_state", Text),
+    Column("timed_out", Integer),
+    Column("agreed", String),
+    Column("draw_offer", Integer),
+    Column("rematch_offer", Integer),
+    Column("rematch_id", String),
     Index("games_by_update", "updated"),
 )
 seats_table = Table(
@@ -97,6 +105,7 @@ seats_table = Table(
     Column("kind", String, nullable=False),
     Column("agent", String),
     Column("token", String),
+    Column("name", String),
 )
 moves_table = Table(
     "moves",
@@ -123,6 +132,33 @@ session_seats_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("added", String, nullable=False),
 )
+challenges_table = Table(
+    "challenges",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", Text),
+    Column("hints", Boolean, nullable=False, server_default="0"),
+    Column("poster_seat", Integer, nullable=False),
+    Column("poster_name", String, nullable=False),
+    Column("poster_session", String),
+    Column("secret", String, nullable=False),
+    Column("game_id", String, nullable=False),
+    Column("poster_token", String, nullable=False),
+    Column("status", String, nullable=False),
+    Column("accepter_name", String),
+    Column("created", String, nullable=False),
+    Column("updated", String, nullable=False),
+    Index("challenges_by_status", "status", "created"),
+)
+session_names_table = Table(
+    "session_names",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("name", String, nullable=False),
+    Column("updated", String, nullable=False),
+)
 settings_table = Table(
     "settings",
     metadata,
@@ -132,6 +168,7 @@ settings_table = Table(
 
 
 # The statements of every move, built once (building them is a good part of a write's cost).
+@functools.cache
 def _bump_statement(*columns: str) -> Any:
     """UPDATE games to the next version, only where it is still at ``:based_on``."""
     return (
@@ -146,8 +183,6 @@ def _bump_statement(*columns: str) -> Any:
     )
 
 
-_BUMP_MOVES = _bump_statement("move_count", "result")
-_BUMP_RESIGNED = _bump_statement("resigned", "result")
 _INSERT_MOVE = insert(moves_table)
 _ANNOUNCE_EVENT = insert(events_table)
 _ANNOUNCE_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
@@ -182,12 +217,14 @@ class SeatRow:
             ``"computer"``.
         agent: The agent spec of a computer seat (``"level:3"``), else ``None``.
         token: The secret that lets a person move for this seat (``None`` for computers).
+        name: The display name of the person playing it, if they chose one.
     """
 
     seat: int
     kind: str
     agent: str | None
     token: str | None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +242,38 @@ class GameRow:
     updated: str
     version: int = 0
     hints: bool = False
+    clock: str | None = None
+    clock_state: str | None = None
+    timed_out: int | None = None
+    agreed: str | None = None
+    draw_offer: int | None = None
+    rematch_offer: int | None = None
+    rematch_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """An open challenge in the lobby (or one that was taken or withdrawn)."""
+
+    id: str
+    game: str
+    options: dict[str, OptionValue]
+    clock: str | None
+    hints: bool
+    poster_seat: int
+    poster_name: str
+    poster_session: str | None
+    secret: str
+    game_id: str
+    poster_token: str
+    status: str
+    accepter_name: str | None
+    created: str
+    updated: str
+
+
+class ChallengeTakenError(LudotecaError):
+    """The challenge was accepted or withdrawn before this request."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +295,7 @@ class GameSummary:
     result: str | None
     created: str
     updated: str
+    clock: str | None = None
 
 
 def default_db_path() -> Path:
@@ -380,7 +450,7 @@ class GameStore:
         try:
             with self.engine.begin() as connection:
                 yield connection
-        except (VersionConflictError, StorageError):
+        except (VersionConflictError, StorageError, ChallengeTakenError):
             raise
         except IntegrityError as error:
             raise StorageError(f"the games database refused a change: {_reason(error)}") from None
@@ -412,11 +482,10 @@ class GameStore:
     ) -> Written:
         """Move the game from version ``based_on`` to the next; refuse if it has moved on.
 
-        ``values`` are the other columns to set: ``move_count`` and ``result``, or
-        ``resigned`` and ``result``.
+        ``values`` are the other columns to set (``move_count``, ``result``, ``clock_state``...).
         """
         stamp = now_stamp()
-        statement = _BUMP_RESIGNED if "resigned" in values else _BUMP_MOVES
+        statement = _bump_statement(*sorted(values))
         parameters = {"game_id": game_id, "based_on": based_on, "updated": stamp, **values}
         changed = db.execute(statement, parameters).rowcount
         if changed != 1:
@@ -444,11 +513,38 @@ class GameStore:
         moves: Sequence[str] = (),
         result: str | None = None,
         hints: bool = False,
+        clock: str | None = None,
+        clock_state: str | None = None,
+        rematch_of: tuple[str, int] | None = None,
+        challenge: str | None = None,
+        accepter_session: str | None = None,
     ) -> GameRow:
-        """Store a new game (with the chance outcomes already rolled at its start)."""
+        """Store a new game (with the chance outcomes already rolled at its start).
+
+        Args:
+            game_id: The new game's id.
+            game: The game id (rules).
+            options: Its options.
+            start: The start position text when it is not the usual one.
+            seats: Its seats.
+            moves: The chance outcomes rolled at the start.
+            result: The end's reason if the game is already over.
+            hints: Whether hints are on.
+            clock: The clock (`ludoteca.web.clocks.spec_to_json`), or ``None``.
+            clock_state: The clocks' state, or ``None``.
+            rematch_of: ``(game id, version)`` of the finished game this one is a rematch of:
+                that game is marked in the same transaction (refused if it moved on, so there
+                is one rematch), and the browsers holding its seats get the swapped seats here.
+            challenge: The open challenge this game takes up: it is marked accepted in the same
+                transaction, and refused (`ChallengeTakenError`) if it is no longer open.
+            accepter_session: The browser session that accepted ``challenge``.
+        """
         stamp = now_stamp()
         version = 1 if moves else 0
         with self._write() as db:
+            held: list[dict[str, Any]] = []
+            if challenge is not None:
+                held = self._take_challenge(db, challenge, seats, accepter_session, stamp)
             db.execute(
                 insert(games_table).values(
                     id=game_id,
@@ -462,16 +558,22 @@ class GameStore:
                     move_count=len(moves),
                     result=result,
                     hints=hints,
+                    clock=clock,
+                    clock_state=clock_state,
                 )
             )
             db.execute(
                 insert(seats_table),
                 [
                     {"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent}
-                    | {"token": s.token}
+                    | {"token": s.token, "name": s.name}
                     for s in seats
                 ],
             )
+            if rematch_of is not None:
+                self._mark_rematch(db, rematch_of, game_id, len(seats), stamp)
+            if held:
+                db.execute(insert(session_seats_table), held)
             if moves:
                 db.execute(
                     insert(moves_table),
@@ -492,7 +594,64 @@ class GameStore:
             updated=stamp,
             version=version,
             hints=hints,
+            clock=clock,
+            clock_state=clock_state,
         )
+
+    def _take_challenge(
+        self,
+        db: Connection,
+        challenge: str,
+        seats: Sequence[SeatRow],
+        accepter_session: str | None,
+        stamp: str,
+    ) -> list[dict[str, Any]]:
+        """Mark an open challenge accepted; the seats both browsers are to hold in the game."""
+        row = db.execute(select(challenges_table).where(challenges_table.c.id == challenge)).first()
+        accepter = next((s for s in seats if s.seat != (row.poster_seat if row else -1)), None)
+        taken = db.execute(
+            update(challenges_table)
+            .where(challenges_table.c.id == challenge, challenges_table.c.status == "open")
+            .values(
+                status="accepted",
+                accepter_name=accepter.name if accepter else None,
+                updated=stamp,
+            )
+        ).rowcount
+        if taken != 1 or row is None:
+            raise ChallengeTakenError(
+                "this challenge was already accepted by someone else or withdrawn"
+            )
+        held = [(row.poster_session, row.poster_seat)]
+        if accepter is not None:
+            held.append((accepter_session, accepter.seat))
+        return [
+            {"session": session, "game_id": row.game_id, "seat": seat, "added": stamp}
+            for session, seat in held
+            if session is not None
+        ]
+
+    def _mark_rematch(
+        self, db: Connection, rematch_of: tuple[str, int], game_id: str, players: int, stamp: str
+    ) -> None:
+        old_id, based_on = rematch_of
+        self._bump(db, old_id, based_on, rematch_id=game_id, rematch_offer=None)
+        held = db.execute(
+            select(session_seats_table.c.session, session_seats_table.c.seat).where(
+                session_seats_table.c.game_id == old_id
+            )
+        ).all()
+        rows = {
+            (str(session), (int(seat) + 1) % players): {
+                "session": session,
+                "game_id": game_id,
+                "seat": (int(seat) + 1) % players,
+                "added": stamp,
+            }
+            for session, seat in held
+        }
+        if rows:
+            db.execute(insert(session_seats_table), list(rows.values()))
 
     def append_moves(
         self,
@@ -502,6 +661,7 @@ class GameStore:
         first: int,
         texts: Sequence[str],
         result: str | None = None,
+        **columns: Any,
     ) -> Written:
         """Store ``texts`` as moves ``first``, ``first + 1``, ... of the game.
 
@@ -511,6 +671,7 @@ class GameStore:
             first: The number of the first new move (the caller's move count + 1).
             texts: The moves in notation (a person's or computer's move and the rolls after).
             result: The end's reason if these moves end the game.
+            columns: Other columns of the game to set (``clock_state``, ``draw_offer``).
 
         Returns:
             The game's new version and time.
@@ -521,7 +682,7 @@ class GameStore:
         """
         with self._write() as db:
             written = self._bump(
-                db, game_id, based_on, move_count=first - 1 + len(texts), result=result
+                db, game_id, based_on, move_count=first - 1 + len(texts), result=result, **columns
             )
             db.execute(
                 _INSERT_MOVE,
@@ -532,7 +693,7 @@ class GameStore:
             )
         return written
 
-    def truncate_moves(self, game_id: str, keep: int, *, based_on: int) -> Written:
+    def truncate_moves(self, game_id: str, keep: int, *, based_on: int, **columns: Any) -> Written:
         """Delete every move after the first ``keep`` (undo).
 
         Raises:
@@ -540,7 +701,7 @@ class GameStore:
             StorageUnavailableError: The database refused the change.
         """
         with self._write() as db:
-            written = self._bump(db, game_id, based_on, move_count=keep, result=None)
+            written = self._bump(db, game_id, based_on, move_count=keep, result=None, **columns)
             db.execute(
                 delete(moves_table).where(
                     moves_table.c.game_id == game_id, moves_table.c.number > keep
@@ -548,7 +709,9 @@ class GameStore:
             )
         return written
 
-    def set_resigned(self, game_id: str, seat: int, *, based_on: int, result: str) -> Written:
+    def set_resigned(
+        self, game_id: str, seat: int, *, based_on: int, result: str, **columns: Any
+    ) -> Written:
         """Record that ``seat`` resigned.
 
         Raises:
@@ -556,7 +719,17 @@ class GameStore:
             StorageUnavailableError: The database refused the change.
         """
         with self._write() as db:
-            return self._bump(db, game_id, based_on, resigned=seat, result=result)
+            return self._bump(db, game_id, based_on, resigned=seat, result=result, **columns)
+
+    def update_game(self, game_id: str, *, based_on: int, **columns: Any) -> Written:
+        """Set columns of the game (an ending, a draw or rematch offer, the clocks).
+
+        Raises:
+            VersionConflictError: The game is no longer at version ``based_on``.
+            StorageUnavailableError: The database refused the change.
+        """
+        with self._write() as db:
+            return self._bump(db, game_id, based_on, **columns)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -584,6 +757,13 @@ class GameStore:
                 updated=row.updated,
                 version=row.version,
                 hints=bool(row.hints),
+                clock=row.clock,
+                clock_state=row.clock_state,
+                timed_out=row.timed_out,
+                agreed=row.agreed,
+                draw_offer=row.draw_offer,
+                rematch_offer=row.rematch_offer,
+                rematch_id=row.rematch_id,
             )
 
     def version(self, game_id: str) -> int | None:
@@ -603,16 +783,41 @@ class GameStore:
             .order_by(seats_table.c.game_id, seats_table.c.seat)
         )
         for s in rows:
-            found[s.game_id].append(SeatRow(seat=s.seat, kind=s.kind, agent=s.agent, token=s.token))
+            found[s.game_id].append(
+                SeatRow(seat=s.seat, kind=s.kind, agent=s.agent, token=s.token, name=s.name)
+            )
         return {game_id: tuple(seats) for game_id, seats in found.items()}
 
-    def list_games(self, *, offset: int = 0, limit: int = 50) -> tuple[list[GameSummary], int]:
-        """A page of games, most recently changed first, and the number of games in all."""
+    def list_games(
+        self,
+        *,
+        offset: int = 0,
+        limit: int = 50,
+        running: bool = False,
+        session: str | None = None,
+    ) -> tuple[list[GameSummary], int]:
+        """A page of games, most recently changed first, and the number of games in all.
+
+        Args:
+            offset: How many games to skip.
+            limit: The most games to answer.
+            running: Only games still running.
+            session: Only the games whose seats this browser session holds.
+        """
+        query = select(games_table)
+        if running:
+            query = query.where(games_table.c.result.is_(None))
+        if session is not None:
+            held = select(session_seats_table.c.game_id).where(
+                session_seats_table.c.session == session
+            )
+            query = query.where(games_table.c.id.in_(held))
         with self._read() as db:
-            total = int(db.execute(select(func.count()).select_from(games_table)).scalar() or 0)
+            total = int(
+                db.execute(select(func.count()).select_from(query.subquery())).scalar() or 0
+            )
             rows = db.execute(
-                select(games_table)
-                .order_by(games_table.c.updated.desc(), games_table.c.id)
+                query.order_by(games_table.c.updated.desc(), games_table.c.id)
                 .offset(offset)
                 .limit(limit)
             ).all()
@@ -626,10 +831,84 @@ class GameStore:
                 result=row.result,
                 created=row.created,
                 updated=row.updated,
+                clock=row.clock,
             )
             for row in rows
         ]
         return summaries, total
+
+    # -- open challenges -------------------------------------------------------------------
+
+    def post_challenge(self, challenge: ChallengeRow) -> None:
+        """Store a new open challenge."""
+        values = {
+            name: getattr(challenge, name)
+            for name in ChallengeRow.__dataclass_fields__
+            if name != "options"
+        }
+        with self._write() as db:
+            db.execute(
+                insert(challenges_table).values(options=json.dumps(challenge.options), **values)
+            )
+
+    def challenge(self, challenge_id: str) -> ChallengeRow | None:
+        """The challenge with this id, or ``None``."""
+        with self._read() as db:
+            row = db.execute(
+                select(challenges_table).where(challenges_table.c.id == challenge_id)
+            ).first()
+        return None if row is None else _challenge_row(row)
+
+    def open_challenges(self, limit: int = 50) -> list[ChallengeRow]:
+        """The open challenges, newest first."""
+        with self._read() as db:
+            rows = db.execute(
+                select(challenges_table)
+                .where(challenges_table.c.status == "open")
+                .order_by(challenges_table.c.created.desc(), challenges_table.c.id)
+                .limit(limit)
+            ).all()
+        return [_challenge_row(row) for row in rows]
+
+    def withdraw_challenge(self, challenge_id: str) -> None:
+        """Withdraw an open challenge.
+
+        Raises:
+            ChallengeTakenError: It is no longer open.
+        """
+        with self._write() as db:
+            changed = db.execute(
+                update(challenges_table)
+                .where(challenges_table.c.id == challenge_id, challenges_table.c.status == "open")
+                .values(status="withdrawn", updated=now_stamp())
+            ).rowcount
+        if changed != 1:
+            raise ChallengeTakenError("this challenge is no longer open")
+
+    # -- display names -----------------------------------------------------------------------
+
+    def set_session_name(self, session: str, name: str) -> None:
+        """Remember the display name of the browser ``session``."""
+        with self._write() as db:
+            changed = db.execute(
+                update(session_names_table)
+                .where(session_names_table.c.session == session)
+                .values(name=name, updated=now_stamp())
+            ).rowcount
+            if not changed:
+                db.execute(
+                    insert(session_names_table).values(
+                        session=session, name=name, updated=now_stamp()
+                    )
+                )
+
+    def session_name(self, session: str) -> str | None:
+        """The display name of the browser ``session``, if it chose one."""
+        with self._read() as db:
+            value = db.execute(
+                select(session_names_table.c.name).where(session_names_table.c.session == session)
+            ).scalar()
+        return None if value is None else str(value)
 
     # -- the change feed (SQLite) ------------------------------------------------------------
 
@@ -706,6 +985,13 @@ class GameStore:
                     .order_by(session_seats_table.c.seat)
                 ).scalars()
             ]
+
+
+def _challenge_row(row: Any) -> ChallengeRow:
+    values = {name: getattr(row, name) for name in ChallengeRow.__dataclass_fields__}
+    values["options"] = json.loads(row.options)
+    values["hints"] = bool(row.hints)
+    return ChallengeRow(**values)
 
 
 def unavailable(error: BaseException) -> StorageUnavailableError:

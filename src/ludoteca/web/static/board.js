@@ -11,6 +11,10 @@ let clicks = []; // region ids clicked so far
 let replayAt = null; // a move number while replaying, else null
 let socket = null;
 let retryDelay = 500;
+let clockOffset = 0; // server time minus this browser's time, in seconds
+let flagAsked = 0; // the version whose running clock this page asked the server to check
+let wasMyTurn = false;
+const baseTitle = document.title;
 
 function tokenFor(seat) {
   return seat === null || seat === undefined ? undefined : page.tokens[String(seat)];
@@ -24,22 +28,7 @@ function say(text) {
   $("message").textContent = text;
 }
 
-async function api(path, options = {}) {
-  const response = await fetch(path, {
-    ...options,
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-  });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = { error: `unexpected answer from the server (${response.status})` };
-  }
-  if (!response.ok) {
-    throw new Error(body.error || `error ${response.status}`);
-  }
-  return body;
-}
+// api(path, options): static/api.js
 
 // -- drawing ----------------------------------------------------------------------------
 
@@ -50,8 +39,13 @@ function render() {
     showBoard(board);
   }
   const outcome = game.outcome;
-  $("status").textContent = board.status || statusLine();
+  $("status").textContent = statusLine();
+  $("detail").textContent = outcome === null ? detailLine() : "";
   $("role").textContent = roleLine();
+  renderList($("players"), game.seats, (li, seat) => {
+    li.textContent = `${seat.player}: ${seatLabel(seat)}`;
+    if (seat.seat === game.to_move) li.className = "to-move";
+  });
   $("result").hidden = outcome === null;
   $("result").textContent = outcome === null ? "" : resultLine(outcome);
   renderList($("notes"), board.notes, (li, note) => (li.textContent = note));
@@ -76,10 +70,14 @@ function render() {
     ...(myTurn() ? game.legal_moves : []).slice(0, 500).map((text) => new Option(text)),
   );
   $("move-form").querySelector("button").disabled = !myTurn();
-  $("move-form").hidden = outcome !== null || Object.keys(page.tokens).length === 0;
-  $("undo").hidden = !game.undo_allowed || Object.keys(page.tokens).length === 0;
-  $("resign").hidden = outcome !== null || Object.keys(page.tokens).length === 0;
+  const playing = Object.keys(page.tokens).length > 0;
+  $("move-form").hidden = outcome !== null || !playing;
+  $("undo").hidden = !game.undo_allowed || !playing || game.ply === 0;
+  $("resign").hidden = outcome !== null || !playing;
   $("hint").hidden = !myTurn() || !game.hints;
+  renderOffers(playing);
+  renderClocks();
+  renderTurnSignals();
   $("replay").hidden = outcome === null;
   if (outcome === null) replayAt = null;
   updateReplayLabel();
@@ -92,6 +90,7 @@ function showBoard(shown) {
   if (shown.svg) {
     holder.innerHTML = shown.svg;
     $("board-text").hidden = true;
+    fitZoom();
   } else {
     holder.innerHTML = "";
     $("board-text").textContent = shown.text;
@@ -109,10 +108,233 @@ function renderList(list, items, fill) {
   );
 }
 
+// The game's own status line, less what the status above says (whose move, the ply count).
+function detailLine() {
+  const text = (board.status || "").replace(/,? ply \d+/, "");
+  return text === `${game.to_move_name} to move.` ? "" : text;
+}
+
+function seatLabel(seat) {
+  if (seat.name) return seat.name;
+  if (seat.kind === "computer") return seat.agent === "random" ? "computer (random)" : `computer (${seat.agent})`;
+  return seat.kind === "invite" ? "invited player" : "player";
+}
+
+function nameOf(seat) {
+  const info = game.seats[seat];
+  return info && info.name ? `${game.players[seat]} (${info.name})` : game.players[seat];
+}
+
 function statusLine() {
   if (game.outcome !== null) return `Game over: ${game.outcome.reason}.`;
-  return `${game.to_move_name} to move.`;
+  if (game.to_move === null || game.to_move < 0) return `Rolling… · move ${game.move_number}`;
+  const who = myTurn() ? `Your move, ${nameOf(game.to_move)}` : `${nameOf(game.to_move)} to move`;
+  return `${who} · move ${game.move_number}`;
 }
+
+// -- clocks, offers and the signals of one's turn ------------------------------------------
+
+function secondsLeft(seat) {
+  const clock = game.clock;
+  const base = clock.remaining[seat];
+  if (base === null || base === undefined) return null;
+  if (clock.running !== seat || clock.since === null) return base;
+  return base - (Date.now() / 1000 + clockOffset - clock.since);
+}
+
+function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  const whole = Math.floor(s);
+  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  return s < 10 ? `${text}.${Math.floor((s * 10) % 10)}` : text;
+}
+
+function renderClocks() {
+  const list = $("clocks");
+  if (game === null || !game.clock) {
+    list.hidden = true;
+    return;
+  }
+  list.hidden = false;
+  if (list.children.length !== game.players.length) {
+    renderList(list, game.players, (li) => {
+      li.className = "clock";
+      const who = document.createElement("span");
+      who.className = "clock-name";
+      const time = document.createElement("span");
+      time.className = "clock-time";
+      li.append(who, time);
+    });
+  }
+  let zero = false;
+  [...list.children].forEach((li, seat) => {
+    const left = secondsLeft(seat);
+    li.querySelector(".clock-name").textContent = nameOf(seat);
+    li.querySelector(".clock-time").textContent = left === null ? "no clock" : formatClock(left);
+    li.classList.toggle("running", game.outcome === null && game.clock.running === seat);
+    li.classList.toggle("low", left !== null && left < 10);
+    li.dataset.seconds = left === null ? "" : left.toFixed(1);
+    if (game.outcome === null && game.clock.running === seat && left !== null && left <= 0) zero = true;
+  });
+  if (zero && flagAsked !== game.version) {
+    flagAsked = game.version; // the server decides: ask it to look at the clock now
+    api(`/api/games/${page.id}/clock`).catch(() => {});
+  }
+}
+
+setInterval(() => {
+  if (game !== null && game.clock && game.outcome === null) renderClocks();
+}, 200);
+
+function renderOffers(playing) {
+  const running = game.outcome === null;
+  const mine = (seat) => tokenFor(seat) !== undefined;
+  const offer = game.draw_offer;
+  const theirOffer = offer !== null && !mine(offer);
+  $("draw-offer").hidden = !playing || !running || !game.draw_possible || offer !== null;
+  $("draw-accept").hidden = !playing || !running || !theirOffer;
+  $("draw-decline").hidden = !playing || !running || !theirOffer;
+  let text = "";
+  if (running && offer !== null) {
+    text = theirOffer ? `${nameOf(offer)} offers a draw.` : "You offered a draw; waiting for the answer.";
+  }
+  if (!running && game.rematch === null && game.rematch_offer !== null) {
+    text = mine(game.rematch_offer)
+      ? "You asked for a rematch; waiting for the answer."
+      : `${nameOf(game.rematch_offer)} asks for a rematch.`;
+  }
+  $("offer-text").textContent = text;
+  $("offer-text").hidden = text === "";
+  $("rematch").hidden = !playing || running || game.rematch !== null || (game.rematch_offer !== null && mine(game.rematch_offer));
+  $("rematch").textContent = game.rematch_offer !== null && !mine(game.rematch_offer) ? "Accept the rematch" : "Rematch";
+  $("rematch-link").hidden = game.rematch === null;
+  if (game.rematch === null) sawNoRematch = true;
+  if (game.rematch !== null) {
+    $("rematch-link").href = `/games/${game.rematch}`;
+    // Both players asked: the players' pages move on to the new game (it holds their seats).
+    if (playing && !running && sawNoRematch && !leaving) {
+      leaving = true;
+      window.location.assign(`/games/${game.rematch}`);
+    }
+  }
+}
+let leaving = false;
+let sawNoRematch = false; // a rematch made while this page is open takes the players to it
+
+function favicon(color) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="${color}"/></svg>`;
+  let link = document.querySelector("link[rel=icon]");
+  link.href = `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+function beep() {
+  try {
+    const context = new AudioContext();
+    const tone = context.createOscillator();
+    const volume = context.createGain();
+    tone.frequency.value = 660;
+    volume.gain.value = 0.08;
+    tone.connect(volume).connect(context.destination);
+    tone.start();
+    tone.stop(context.currentTime + 0.15);
+  } catch {
+    // no sound in this browser
+  }
+}
+
+function renderTurnSignals() {
+  const mineNow = myTurn();
+  document.title = mineNow ? `● Your turn · ${baseTitle}` : baseTitle;
+  document.body.dataset.myTurn = mineNow ? "yes" : "no";
+  favicon(mineNow ? "#2e9d4a" : "#8c8477");
+  if (mineNow && !wasMyTurn && $("sound").checked) beep();
+  wasMyTurn = mineNow;
+}
+
+$("sound").checked = localStorage.getItem("ludoteca-sound") === "on";
+$("sound").addEventListener("change", () =>
+  localStorage.setItem("ludoteca-sound", $("sound").checked ? "on" : "off"),
+);
+
+async function sendOffer(path, body) {
+  say("");
+  try {
+    showChange(await api(`/api/games/${page.id}/${path}?board=true`, { method: "POST", body: JSON.stringify(body) }));
+  } catch (failure) {
+    say(failure.message);
+  }
+}
+
+function anyToken() {
+  return tokenFor(game.to_move) || Object.values(page.tokens)[0];
+}
+
+$("draw-offer").addEventListener("click", () => sendOffer("draw", { token: anyToken(), action: "offer" }));
+$("draw-accept").addEventListener("click", () => sendOffer("draw", { token: anyToken(), action: "accept" }));
+$("draw-decline").addEventListener("click", () => sendOffer("draw", { token: anyToken(), action: "decline" }));
+
+$("rematch").addEventListener("click", async () => {
+  say("");
+  try {
+    const answer = await api(`/api/games/${page.id}/rematch`, {
+      method: "POST",
+      body: JSON.stringify({ token: Object.values(page.tokens)[0] }),
+    });
+    if (answer.rematch) window.location.assign(`/games/${answer.rematch}`);
+    else refresh();
+  } catch (failure) {
+    say(failure.message);
+  }
+});
+
+for (const button of document.querySelectorAll(".copy-link")) {
+  button.addEventListener("click", async () => {
+    const input = button.parentElement.querySelector("input");
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+      document.execCommand("copy");
+    }
+    button.textContent = "Copied";
+    setTimeout(() => (button.textContent = "Copy link"), 2000);
+  });
+}
+
+// Places smaller than a finger (40 px) on this screen: offer a zoomed board that scrolls.
+const TOUCH_PX = 40;
+let zoom = 1;
+
+function smallestPlace() {
+  let smallest = Infinity;
+  for (const el of document.querySelectorAll("#board .region[data-region]")) {
+    const box = el.getBoundingClientRect();
+    if (box.width > 0) smallest = Math.min(smallest, box.width, box.height);
+  }
+  return smallest;
+}
+
+function fitZoom() {
+  const svg = document.querySelector("#board svg");
+  if (!svg) {
+    $("zoom-box").hidden = true;
+    return;
+  }
+  svg.style.width = zoom > 1 ? `${zoom * 100}%` : "";
+  svg.style.maxHeight = zoom > 1 ? "none" : "";
+  $("board").classList.toggle("zoomed", zoom > 1);
+  if (zoom === 1) $("zoom-box").hidden = smallestPlace() >= TOUCH_PX;
+}
+
+$("zoom").addEventListener("click", () => {
+  zoom = zoom > 1 ? 1 : Math.max(1.2, (TOUCH_PX + 4) / smallestPlace());
+  $("zoom").setAttribute("aria-pressed", String(zoom > 1));
+  $("zoom").textContent = zoom > 1 ? "Fit the board" : "Zoom the board";
+  fitZoom();
+});
+window.addEventListener("resize", () => fitZoom());
 
 function resultLine(outcome) {
   let verdict = "Draw";
@@ -267,14 +489,22 @@ async function play(text) {
 }
 
 async function refresh() {
-  game = await api(`/api/games/${page.id}`);
+  const fresh = await api(`/api/games/${page.id}`);
+  takeTime(fresh);
+  game = fresh;
   board = await api(`/api/games/${page.id}/board`);
   render();
+}
+
+// Answers carry the server's time ("now"): the clocks are shown in the server's time.
+function takeTime(reply) {
+  if (typeof reply.now === "number") clockOffset = reply.now - Date.now() / 1000;
 }
 
 // A change's answer (move, undo, resign) is the new game with its board: no second request.
 // The WebSocket may have pushed the same state already; an older one is never shown.
 function showChange(reply) {
+  takeTime(reply);
   if (game !== null && reply.version < game.version) return;
   board = reply.board;
   delete reply.board;
@@ -389,6 +619,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "state") return;
+    takeTime(message);
     if (game !== null && message.game.version < game.version) return; // the POST answer was newer
     if (game !== null && message.game.ply !== game.ply) clicks = [];
     game = message.game;

@@ -1,5 +1,25 @@
-// The lobby: each game's new-game form creates the game through the API and opens its board.
+// The lobby: the new-game forms, the player's name, open challenges (post, accept, withdraw),
+// the player's games and the games to watch, refreshed every few seconds. Every text from
+// the server is shown with textContent (never as markup).
 "use strict";
+
+const $ = (id) => document.getElementById(id);
+const REFRESH_MS = 2500;
+
+// api(path, options): static/api.js
+
+// "600+5" -> {initial: 600, increment: 5}; "day:86400" -> {per_move: 86400}; "" -> null.
+function clockOf(value, form) {
+  if (!value) return null;
+  if (value === "custom") {
+    return { initial: Number(form.elements.initial.value), increment: Number(form.elements.increment.value) };
+  }
+  if (value.startsWith("day:")) return { per_move: Number(value.slice(4)) };
+  const [initial, increment] = value.split("+").map(Number);
+  return { initial, increment };
+}
+
+// -- new games against the computer or by invitation ----------------------------------------
 
 for (const form of document.querySelectorAll("form.new-game-form")) {
   form.addEventListener("submit", async (event) => {
@@ -11,24 +31,204 @@ for (const form of document.querySelectorAll("form.new-game-form")) {
     for (const field of form.querySelectorAll("[data-option]")) {
       options[field.name] = field.value;
     }
+    const clockField = form.querySelector("[data-clock]");
+    const clock = clockField ? clockOf(clockField.value, form) : null;
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const response = await fetch("/api/games", {
+      const body = await api("/api/games", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ game: form.dataset.game, options, seats }),
+        body: JSON.stringify({ game: form.dataset.game, options, seats, clock }),
       });
-      const body = await response.json();
-      if (!response.ok) {
-        error.textContent = body.error || `The game could not be created (${response.status}).`;
-        return;
-      }
       window.location.assign(body.url);
     } catch (failure) {
-      error.textContent = `The server cannot be reached: ${failure}`;
+      error.textContent = failure.message;
     } finally {
       button.disabled = false;
     }
   });
 }
+
+// A seat's choice is named short (so it fits a phone); what the computer level does is shown
+// in full under it.
+for (const select of document.querySelectorAll("select[data-seat]")) {
+  const detail = select.closest("label").nextElementSibling;
+  const show = () => (detail.textContent = select.selectedOptions[0]?.dataset.detail || "");
+  select.addEventListener("change", show);
+  show();
+}
+
+// Summaries and the list of all games are open on a wide screen, folded on a phone (or when
+// the page was asked for a later page of games, which is what the reader wants to see).
+if (window.matchMedia("(min-width: 48rem)").matches || location.hash === "#saved") {
+  for (const fold of document.querySelectorAll("details.fold-on-phone")) fold.open = true;
+}
+
+// -- the player's name ------------------------------------------------------------------------
+
+async function saveName() {
+  const name = $("name-input").value;
+  const answer = await api("/api/session/name", { method: "POST", body: JSON.stringify({ name }) });
+  $("name-input").value = answer.name;
+  $("name-saved").textContent = `Saved: others see you as ${answer.name}.`;
+  return answer.name;
+}
+
+$("name-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    await saveName();
+  } catch (failure) {
+    $("name-saved").textContent = failure.message;
+  }
+});
+
+async function ensureName() {
+  if (!$("name-input").value.trim()) {
+    $("name-input").focus();
+    throw new Error("Choose your name first (above): the other player sees it.");
+  }
+  return saveName();
+}
+
+// -- open challenges --------------------------------------------------------------------------
+
+const secrets = JSON.parse(localStorage.getItem("ludoteca-challenges") || "{}");
+
+function keepSecrets() {
+  localStorage.setItem("ludoteca-challenges", JSON.stringify(secrets));
+}
+
+const challengeForm = $("challenge-form");
+const gameSelect = challengeForm.elements.game;
+
+function sideLabels() {
+  const players = gameSelect.selectedOptions[0]?.dataset.players.split("|") || ["", ""];
+  const sides = challengeForm.elements.side.options;
+  sides[1].textContent = `${players[0]} (moves first)`;
+  sides[2].textContent = players[1];
+}
+gameSelect.addEventListener("change", sideLabels);
+sideLabels();
+challengeForm.elements.clock.addEventListener("change", () => {
+  $("custom-clock").hidden = challengeForm.elements.clock.value !== "custom";
+});
+
+challengeForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = challengeForm.querySelector(".error");
+  error.textContent = "";
+  try {
+    await ensureName();
+    const posted = await api("/api/challenges", {
+      method: "POST",
+      body: JSON.stringify({
+        game: gameSelect.value,
+        side: challengeForm.elements.side.value,
+        clock: clockOf(challengeForm.elements.clock.value, challengeForm),
+      }),
+    });
+    secrets[posted.id] = { secret: posted.secret, game: posted.game_id };
+    keepSecrets();
+    $("post-challenge").open = false;
+    await refreshLobby();
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
+});
+
+function item(text, href) {
+  const li = document.createElement("li");
+  if (href) {
+    const link = document.createElement("a");
+    link.href = href;
+    link.textContent = text;
+    li.append(link);
+  } else {
+    li.textContent = text;
+  }
+  return li;
+}
+
+function button(text, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function showList(list, entries, empty, fill) {
+  list.replaceChildren(...(entries.length ? entries.map(fill) : [item(empty)]));
+  if (!entries.length) list.firstChild.className = "empty";
+}
+
+function describeGame(game) {
+  const state = game.status === "over" ? `over: ${game.result}` : `move ${game.ply}`;
+  const clock = game.clock ? ` · ${game.clock}` : "";
+  return `${game.name} · ${game.players.join(" vs ")} · ${state}${clock}`;
+}
+
+function showChallenge(challenge) {
+  const li = document.createElement("li");
+  li.className = "challenge";
+  const text = document.createElement("span");
+  const clock = challenge.clock ? challenge.clock.description : "no clock";
+  text.textContent = `${challenge.name}: ${challenge.poster} plays ${challenge.poster_side} · ${clock}`;
+  li.append(text, " ");
+  if (challenge.yours) {
+    li.append(
+      button("Withdraw", async () => {
+        try {
+          await api(`/api/challenges/${challenge.id}/withdraw`, {
+            method: "POST",
+            body: JSON.stringify({ secret: (secrets[challenge.id] || {}).secret || "" }),
+          });
+        } catch (failure) {
+          $("lobby-error").textContent = failure.message;
+        }
+        refreshLobby();
+      }),
+    );
+    li.append(" (waiting for someone to accept)");
+  } else {
+    li.append(
+      button(`Accept: play ${challenge.accepter_side}`, async () => {
+        try {
+          await ensureName();
+          const game = await api(`/api/challenges/${challenge.id}/accept`, { method: "POST", body: "{}" });
+          window.location.assign(game.url);
+        } catch (failure) {
+          $("lobby-error").textContent = failure.message;
+          refreshLobby();
+        }
+      }),
+    );
+  }
+  return li;
+}
+
+async function refreshLobby() {
+  let lobby;
+  try {
+    lobby = await api("/api/lobby");
+  } catch {
+    return; // the next refresh tries again
+  }
+  showList($("challenges"), lobby.challenges, "No open challenge: post one.", showChallenge);
+  showList($("my-games"), lobby.mine, "None yet.", (game) => item(describeGame(game), `/games/${game.id}`));
+  showList($("watch-games"), lobby.playing, "None now.", (game) => item(describeGame(game), `/games/${game.id}`));
+  // A challenge of ours was accepted: its game is ours now; open it.
+  for (const [id, kept] of Object.entries(secrets)) {
+    if (lobby.challenges.some((c) => c.id === id)) continue;
+    delete secrets[id];
+    keepSecrets();
+    if (lobby.mine.some((game) => game.id === kept.game && game.status === "running")) {
+      window.location.assign(`/games/${kept.game}`);
+      return;
+    }
+  }
+}
+
+refreshLobby();
+setInterval(refreshLobby, REFRESH_MS);
