@@ -21,29 +21,43 @@ PASSING = (
 
 
 def why_illegal(state: SteppinStonesState, text: str) -> str:
-    """Why the well-formed move ``text`` is not legal in ``state``."""
+    """Why the well-formed move ``text`` is not legal in ``state``.
+
+    The rule is found by the kernels (`kernels.illegal_reason`, with the checks that build the
+    legal moves); this module only words it.
+    """
     if text[1:2] in ("*", "0", "2", "3", "4", "5") and ":" not in text:
         return _why_roll(state, text)
-    if state.to_move == CHANCE:
-        return f"{text}: the dice come first; {_roll_prompt(state)}"
+    origin = destination = -1
     if text == "end":
-        return _why_end(state)
-    if text.startswith("flip:"):
-        return _why_flip(state, text)
-    piece, _, squares = text.partition(":")
-    origin_name, _, destination_name = squares.partition("-")
-    size = state.layout.size
-    origin = parse_square(origin_name, size, size)
-    destination = parse_square(destination_name, size, size)
-    if origin is None or destination is None:
-        return f"{text}: squares run from a1 to {state.layout.name(size * size - 1)}"
-    if destination in state.layout.hole:
-        return f"{text}: {destination_name} is in the hole of the large board; nothing goes there"
-    if piece.endswith("P"):
-        return f"{text}: {_why_pawn(state, SUITS.index(piece[0]), origin, destination)}"
-    if len(piece) == 2:
-        return f"{text}: {_why_coin(state, piece, origin, destination)}"
-    return f"{text}: {_why_stone(state, SUITS.index(piece), origin, destination)}"
+        piece = k.END_PIECE
+    elif text.startswith("flip:"):
+        piece = k.FLIP_PIECE + c.value_coin(SUITS.index(text[5]), int(text[6]))
+    else:
+        name, _, squares = text.partition(":")
+        origin_name, _, destination_name = squares.partition("-")
+        size = state.layout.size
+        first = parse_square(origin_name, size, size)
+        last = parse_square(destination_name, size, size)
+        if first is None or last is None:
+            return f"{text}: squares run from a1 to {state.layout.name(size * size - 1)}"
+        origin, destination = first, last
+        piece = _piece_code(name)
+    geometry, params = state.game.geometry, state.game.params
+    code = int(k.illegal_reason(state.cells, geometry, params, piece, origin, destination))
+    if code == k.LEGAL_MOVE:  # cannot happen for a move the legal list lacks
+        return f"{text} is not possible here"
+    return _words(state, text, code, piece, origin, destination)
+
+
+def _piece_code(name: str) -> int:
+    """The `illegal_reason` code of the piece a move names: ``SP``, ``S2``, ``S``."""
+    suit = SUITS.index(name[0])
+    if name.endswith("P"):
+        return int(k.PAWN_PIECE) + suit
+    if len(name) == 2:
+        return c.value_coin(suit, int(name[1]))
+    return c.STONE_BASE + suit
 
 
 def describe(state: SteppinStonesState, square: int) -> str:
@@ -89,6 +103,33 @@ def _flips(state: SteppinStonesState) -> str:
     return ", ".join(sorted(m.text for m in state.legal_moves() if m.text.startswith("flip:")))
 
 
+def _find_coin(state: SteppinStonesState, code: int) -> int | None:
+    for square in range(state.layout.num_squares):
+        if state.coin(square) == code:
+            return square
+    return None
+
+
+def _words(
+    state: SteppinStonesState, text: str, code: int, piece: int, origin: int, destination: int
+) -> str:
+    """The reason ``code`` of `kernels.illegal_reason` in words, prefixed by the move."""
+    if code == k.WHY_DICE_FIRST:
+        return f"{text}: the dice come first; {_roll_prompt(state)}"
+    if code == k.WHY_SUIT_FACE_FIRST:
+        return _why_end(state)
+    if piece >= k.FLIP_PIECE:
+        return f"{text}: {_flip_words(state, code, piece - k.FLIP_PIECE)}"
+    name = state.layout.name
+    if code == k.WHY_IN_HOLE:
+        return f"{text}: {name(destination)} is in the hole of the large board; nothing goes there"
+    if c.is_value_coin(piece):
+        return f"{text}: {_coin_words(state, code, piece, origin, destination)}"
+    pawn = piece >= k.PAWN_PIECE
+    suit = piece - k.PAWN_PIECE if pawn else c.coin_suit(piece)
+    return f"{text}: {_piece_words(state, code, suit, pawn, (origin, destination))}"
+
+
 def _why_end(state: SteppinStonesState) -> str:
     for suit in range(c.NUM_SUITS):
         if state.phase_one_die(suit) == (c.FACE_SUIT, False):
@@ -99,86 +140,99 @@ def _why_end(state: SteppinStonesState) -> str:
     return "end is not possible here"
 
 
-def _find_coin(state: SteppinStonesState, code: int) -> int | None:
-    for square in range(state.layout.num_squares):
-        if state.coin(square) == code:
-            return square
-    return None
-
-
-def _why_flip(state: SteppinStonesState, text: str) -> str:
-    suit, value = SUITS.index(text[5]), int(text[6])
-    name = SUIT_NAME[suit]
-    if state.stage != c.PLAY1:
-        return f"{text}: coins are turned only in phase 1, by a die showing the suit face"
-    if _find_coin(state, c.value_coin(suit, value)) is None:
-        return f"{text}: the {name} {value or 'null'} is already a stepping stone"
-    die = state.phase_one_die(suit)
-    if die is None or die[0] != c.FACE_SUIT:
+def _flip_words(state: SteppinStonesState, code: int, coin: int) -> str:
+    suit, value = c.coin_suit(coin), c.coin_value(coin)
+    name, letter = SUIT_NAME[suit], SUITS[suit]
+    if code == k.WHY_FLIP_NOT_NOW:
+        return "coins are turned only in phase 1, by a die showing the suit face"
+    if code == k.WHY_ALREADY_STONE:
+        return f"the {name} {value or 'null'} is already a stepping stone"
+    if code == k.WHY_NO_SUIT_FACE:
+        die = state.phase_one_die(suit)
         shown = "did not roll in phase 1" if die is None else f"shows {face_text(die[0])}"
         return (
-            f"{text}: only the {name} die showing the suit face ({SUITS[suit]}*) turns a {name} "
-            f"coin, and this turn it {shown}"
+            f"only the {name} die showing the suit face ({letter}*) turns a {name} coin, and "
+            f"this turn it {shown}"
         )
-    if die[1]:
-        return f"{text}: the {SUITS[suit]}* has been honoured already this turn"
+    if code == k.WHY_FACE_HONOURED:
+        return f"the {letter}* has been honoured already this turn"
     highest = int(k.highest_value(state.cells, state.game.params, suit))
     return (
-        f"{text}: with stones=highest the {SUITS[suit]}* must turn the highest {name} coin "
-        f"showing a value, {SUITS[suit]}{highest}"
+        f"with stones=highest the {letter}* must turn the highest {name} coin showing a value, "
+        f"{letter}{highest}"
     )
 
 
-def _why_coin(state: SteppinStonesState, piece: str, origin: int, destination: int) -> str:
-    suit, value = SUITS.index(piece[0]), int(piece[1])
-    code = c.value_coin(suit, value)
+def _coin_words(
+    state: SteppinStonesState, code: int, coin: int, origin: int, destination: int
+) -> str:
+    value = c.coin_value(coin)
+    label = f"{SUITS[c.coin_suit(coin)]}{value}"
     name = state.layout.name
-    if value == 0:
+    if code == k.WHY_NULL_NEVER_MOVES:
         return "a null coin never moves (a null die does nothing)"
-    if state.stage != c.PLAY1:
+    if code == k.WHY_COIN_NOT_NOW:
         return "coins showing a value move only with the phase-1 dice, earlier in the turn"
-    if state.coin(origin) != code:
-        where = _find_coin(state, code)
+    if code == k.WHY_NO_SUCH_COIN:
+        where = _find_coin(state, coin)
         found = "it is a stepping stone now" if where is None else f"it is on {name(where)}"
-        return f"there is no {piece} on {name(origin)} ({found})"
-    if not any(state.phase_one_die(s) == (value, False) for s in range(c.NUM_SUITS)):
+        return f"there is no {label} on {name(origin)} ({found})"
+    if code == k.WHY_NO_DIE_VALUE:
         return f"no unused phase-1 die shows {value} (this turn's dice: {_dice_summary(state)})"
-    if state.pawn(destination) is not None or state.coin(destination):
+    if code == k.WHY_COIN_LANDS_ON_PIECE:
         held = describe(state, destination)
         return f"a coin ends on an empty space, and {name(destination)} holds {held}"
     return (
-        f"{piece} moves exactly {value} orthogonal steps, {PASSING}; no such path leads from "
+        f"{label} moves exactly {value} orthogonal steps, {PASSING}; no such path leads from "
         f"{name(origin)} to {name(destination)}"
     )
 
 
-def _phase_two_die_problem(state: SteppinStonesState, suit: int) -> str | None:
-    """Why ``suit`` cannot spend steps now, or ``None`` if it can."""
-    names = SUIT_NAMES[suit]
-    if state.stage != c.PLAY2:
-        return "stones and pawns move in phase 2, with their suit's die, later in the turn"
-    if suit not in state.phase_two_dice:
-        return (
-            f"the {SUIT_NAME[suit]} die is not a phase-2 die this turn (a suit whose last coin "
-            "turned this turn rolls in phase 2 from the next turn)"
-        )
-    if state.budget(suit) == 0:
-        return f"the {SUIT_NAME[suit]} die has no steps left this turn (the {names} are done)"
-    return None
-
-
-def _cost_problem(
-    state: SteppinStonesState, suit: int, origin: int, destination: int, pawn: bool
+def _piece_words(
+    state: SteppinStonesState, code: int, suit: int, pawn: bool, squares: tuple[int, int]
 ) -> str:
-    cells, game = state.cells, state.game
-    pawn_suit = suit if pawn else -1
-    cost = int(k.shortest_cost(cells, game.geometry, game.params, origin, destination, pawn_suit))
-    budget = state.budget(suit)
-    if cost > budget:
-        return f"that takes {cost} steps, and the {SUIT_NAME[suit]} die has {budget} left"
-    name = state.layout.name
-    if pawn:
-        aces = " or an ace" if game.options["aces_as_stones"] else ""
+    """Why a stone (or the pawn) of ``suit`` may not move (`illegal_reason` code ``code``)."""
+    origin, destination = squares
+    name, one, many = state.layout.name, SUIT_NAME[suit], SUIT_NAMES[suit]
+    simple = {
+        k.WHY_NO_SUCH_STONE: f"there is no {one} stepping stone on {name(origin)}",
+        k.WHY_SUIT_HOME: f"the {many} are home: their die has left play",
+        k.WHY_PAWN_HOME: f"the {one} pawn is home already",
+        k.WHY_NOT_PHASE_TWO_NOW: (
+            "stones and pawns move in phase 2, with their suit's die, later in the turn"
+        ),
+        k.WHY_NOT_A_PHASE_TWO_DIE: (
+            f"the {one} die is not a phase-2 die this turn (a suit whose last coin turned this "
+            "turn rolls in phase 2 from the next turn)"
+        ),
+        k.WHY_NO_STEPS_LEFT: f"the {one} die has no steps left this turn (the {many} are done)",
+    }
+    if code in simple:
+        return simple[code]
+    if code == k.WHY_STONE_CARRIES_PAWN:
+        return f"{describe(state, origin)} stands on that stone; a stone carrying a pawn stays put"
+    if code == k.WHY_PAWN_ELSEWHERE:
+        return f"the {one} pawn is on {name(state.pawn_square(suit))}, not on {name(origin)}"
+    if code == k.WHY_SUIT_IN_PHASE_ONE and pawn:
+        return f"the {one} pawn moves only once all five {one} coins are stepping stones"
+    if code == k.WHY_SUIT_IN_PHASE_ONE:
+        return (
+            f"the {many} are still in phase 1: their stones move once all five {one} coins are "
+            "stones"
+        )
+    if code == k.WHY_STONE_LANDS_ON_PIECE:
+        held = describe(state, destination)
+        return f"a stone ends on an empty space, and {name(destination)} holds {held}"
+    if code == k.WHY_TOO_FAR:
+        game = state.game
+        pawn_suit = suit if pawn else -1
+        cost = int(
+            k.shortest_cost(state.cells, game.geometry, game.params, origin, destination, pawn_suit)
+        )
+        budget = state.budget(suit)
+        return f"that takes {cost} steps, and the {one} die has {budget} left"
+    if code == k.WHY_NO_PAWN_PATH:
+        aces = " or an ace" if state.game.options["aces_as_stones"] else ""
         return (
             f"every step of a pawn lands on a stone of its suit, a space of its home tile{aces}; "
             f"no such path leads from {name(origin)} to {name(destination)}"
@@ -187,48 +241,3 @@ def _cost_problem(
         "a stone passes only over empty spaces and null coins, never over a pawn, an ace or "
         f"another stone; no such path leads from {name(origin)} to {name(destination)}"
     )
-
-
-def _why_stone(state: SteppinStonesState, suit: int, origin: int, destination: int) -> str:
-    name = state.layout.name
-    if state.coin(origin) != c.STONE_BASE + suit:
-        return f"there is no {SUIT_NAME[suit]} stepping stone on {name(origin)}"
-    if state.pawn(origin) is not None:
-        return f"{describe(state, origin)} stands on that stone; a stone carrying a pawn stays put"
-    if state.phase(suit) == c.PHASE_ONE:
-        return (
-            f"the {SUIT_NAMES[suit]} are still in phase 1: their stones move once all five "
-            f"{SUIT_NAME[suit]} coins are stones"
-        )
-    if state.phase(suit) == c.RETIRED:
-        return f"the {SUIT_NAMES[suit]} are home: their die has left play"
-    problem = _phase_two_die_problem(state, suit)
-    if problem is not None:
-        return problem
-    if not _is_empty(state, destination):
-        held = describe(state, destination)
-        return f"a stone ends on an empty space, and {name(destination)} holds {held}"
-    return _cost_problem(state, suit, origin, destination, pawn=False)
-
-
-def _why_pawn(state: SteppinStonesState, suit: int, origin: int, destination: int) -> str:
-    name = state.layout.name
-    where = state.pawn_square(suit)
-    if state.phase(suit) == c.RETIRED:
-        return f"the {SUIT_NAME[suit]} pawn is home already"
-    if where != origin:
-        return f"the {SUIT_NAME[suit]} pawn is on {name(where)}, not on {name(origin)}"
-    if state.phase(suit) == c.PHASE_ONE:
-        return (
-            f"the {SUIT_NAME[suit]} pawn moves only once all five {SUIT_NAME[suit]} coins are "
-            "stepping stones"
-        )
-    problem = _phase_two_die_problem(state, suit)
-    if problem is not None:
-        return problem
-    return _cost_problem(state, suit, origin, destination, pawn=True)
-
-
-def _is_empty(state: SteppinStonesState, square: int) -> bool:
-    layout = state.layout
-    return state.coin(square) == 0 and state.pawn(square) is None and square not in layout.hole_set

@@ -50,7 +50,7 @@ NO_REASON, ALL_HOME, DEAD, RESIGNED, TURN_CAP = (
     c.RESIGNED,
     c.TURN_CAP,
 )
-NO_FACE, STONE_BASE = c.NO_FACE, c.STONE_BASE
+NO_FACE, FACE_SUIT, STONE_BASE = c.NO_FACE, c.FACE_SUIT, c.STONE_BASE
 STRIDE, FLIP_BASE, END, RESIGN = c.STRIDE, c.FLIP_BASE, c.END, c.RESIGN
 MAX_LEGAL = m.MAX_LEGAL
 P_NUM_SQUARES, P_MAX_TURNS, P_HIGHEST, P_ACES_AS_STONES, NUM_PARAMS = (
@@ -62,7 +62,7 @@ P_NUM_SQUARES, P_MAX_TURNS, P_HIGHEST, P_ACES_AS_STONES, NUM_PARAMS = (
 )
 
 new_work = m.new_work
-# kernels the Python side calls (explain.py), from move_kernels
+# kernels explain.py calls for the figures in its messages, from move_kernels
 shortest_cost = m.shortest_cost
 highest_value = m.highest_value
 
@@ -143,6 +143,182 @@ def legal_actions(s, geo, params):
     out = np.empty(MAX_LEGAL, dtype=np.int64)
     n = legal_actions_into(s, geo, params, new_work(), out)
     return np.sort(out[:n])
+
+
+# -- why a move is refused ------------------------------------------------------------------------
+
+# illegal_reason's ``piece``: a coin code (a value coin, a stone), or PAWN_PIECE + suit for a pawn;
+# END_PIECE asks about ``end`` and FLIP_PIECE + coin code about turning that coin.
+PAWN_PIECE = 100
+FLIP_PIECE = 200
+END_PIECE = -1
+
+# illegal_reason codes: which rule refuses a well-formed move (explain.py words each for people)
+LEGAL_MOVE = 0
+WHY_DICE_FIRST = 1  # a move at a chance node
+WHY_SUIT_FACE_FIRST = 2  # end while a suit face is not honoured
+WHY_IN_HOLE = 3  # the destination is in the hole of the large board
+WHY_FLIP_NOT_NOW = 4  # coins turn only in phase 1
+WHY_ALREADY_STONE = 5  # the coin to turn shows no value any more
+WHY_NO_SUIT_FACE = 6  # the suit's die does not show the suit face
+WHY_FACE_HONOURED = 7  # the suit face has turned a coin already
+WHY_NOT_HIGHEST = 8  # stones=highest: turn the highest coin of the suit
+WHY_NULL_NEVER_MOVES = 9
+WHY_COIN_NOT_NOW = 10  # value coins move only with the phase-1 dice
+WHY_NO_SUCH_COIN = 11  # the coin named is not on the origin
+WHY_NO_DIE_VALUE = 12  # no unused phase-1 die shows the coin's value
+WHY_COIN_LANDS_ON_PIECE = 13  # a coin ends on an empty space
+WHY_NO_COIN_PATH = 14  # no path of exactly the value's steps
+WHY_NO_SUCH_STONE = 15
+WHY_STONE_CARRIES_PAWN = 16
+WHY_SUIT_IN_PHASE_ONE = 17
+WHY_SUIT_HOME = 18
+WHY_NOT_PHASE_TWO_NOW = 19  # stones and pawns move only in phase 2
+WHY_NOT_A_PHASE_TWO_DIE = 20
+WHY_NO_STEPS_LEFT = 21
+WHY_STONE_LANDS_ON_PIECE = 22  # a stone ends on an empty space
+WHY_TOO_FAR = 23  # the shortest path costs more than the die's budget
+WHY_NO_STONE_PATH = 24
+WHY_PAWN_HOME = 25
+WHY_PAWN_ELSEWHERE = 26
+WHY_NO_PAWN_PATH = 27
+
+
+@njit(cache=True)
+def _moving_piece(s, origin):
+    """The piece a move from ``origin`` moves, as `illegal_reason` names it (-2 for none)."""
+    if s[STAGE_AT] == PLAY2 and s[PAWN_AT + origin] != 0:
+        return PAWN_PIECE + s[PAWN_AT + origin] - 1
+    code = s[COIN_AT + origin]
+    return code if code != 0 else -2
+
+
+@njit(cache=True)
+def _find_coin(s, params, code):
+    for square in range(params[P_NUM_SQUARES]):
+        if s[COIN_AT + square] == code:
+            return square
+    return -1
+
+
+@njit(cache=True)
+def _phase_two_problem(s, suit):
+    if s[STAGE_AT] != PLAY2:
+        return WHY_NOT_PHASE_TWO_NOW
+    if s[PHASE2_DIE_AT + suit] == 0:
+        return WHY_NOT_A_PHASE_TWO_DIE
+    if s[BUDGET_AT + suit] == 0:
+        return WHY_NO_STEPS_LEFT
+    return LEGAL_MOVE
+
+
+@njit(cache=True)
+def _why_flip(s, params, code):
+    suit = m.coin_suit(code)
+    if s[STAGE_AT] != PLAY1:
+        return WHY_FLIP_NOT_NOW
+    if _find_coin(s, params, code) < 0:
+        return WHY_ALREADY_STONE
+    if s[FACE_AT + suit] != FACE_SUIT:
+        return WHY_NO_SUIT_FACE
+    if s[USED_AT + suit] != 0:
+        return WHY_FACE_HONOURED
+    return WHY_NOT_HIGHEST
+
+
+@njit(cache=True)
+def _why_coin(s, code, origin, destination):
+    value = m.coin_value(code)
+    if value == 0:
+        return WHY_NULL_NEVER_MOVES
+    if s[STAGE_AT] != PLAY1:
+        return WHY_COIN_NOT_NOW
+    if s[COIN_AT + origin] != code:
+        return WHY_NO_SUCH_COIN
+    has_die = False
+    for suit in range(NUM_SUITS):
+        if s[FACE_AT + suit] == value and s[USED_AT + suit] == 0:
+            has_die = True
+    if not has_die:
+        return WHY_NO_DIE_VALUE
+    if s[PAWN_AT + destination] != 0 or s[COIN_AT + destination] != 0:
+        return WHY_COIN_LANDS_ON_PIECE
+    return WHY_NO_COIN_PATH
+
+
+@njit(cache=True)
+def _why_phase_two(s, geo, params, suit, origin, destination, pawn_suit):
+    problem = _phase_two_problem(s, suit)
+    if problem != LEGAL_MOVE:
+        return problem
+    if pawn_suit < 0 and not m.is_empty(s, geo, destination):
+        return WHY_STONE_LANDS_ON_PIECE
+    cost = m.shortest_cost(s, geo, params, origin, destination, pawn_suit)
+    if cost > s[BUDGET_AT + suit]:
+        return WHY_TOO_FAR
+    return WHY_NO_STONE_PATH if pawn_suit < 0 else WHY_NO_PAWN_PATH
+
+
+@njit(cache=True)
+def _why_stone(s, geo, params, suit, origin, destination):
+    if s[COIN_AT + origin] != STONE_BASE + suit:
+        return WHY_NO_SUCH_STONE
+    if s[PAWN_AT + origin] != 0:
+        return WHY_STONE_CARRIES_PAWN
+    if m.is_retired(s, geo, suit):
+        return WHY_SUIT_HOME
+    if m.in_phase_one(s, suit):
+        return WHY_SUIT_IN_PHASE_ONE
+    return _why_phase_two(s, geo, params, suit, origin, destination, -1)
+
+
+@njit(cache=True)
+def _why_pawn(s, geo, params, suit, origin, destination):
+    if m.is_retired(s, geo, suit):
+        return WHY_PAWN_HOME
+    if s[PAWN_SQUARE_AT + suit] != origin:
+        return WHY_PAWN_ELSEWHERE
+    if m.in_phase_one(s, suit):
+        return WHY_SUIT_IN_PHASE_ONE
+    return _why_phase_two(s, geo, params, suit, origin, destination, suit)
+
+
+@njit(cache=True)
+def illegal_reason(s, geo, params, piece, origin, destination):
+    """Which rule refuses moving ``piece`` from ``origin`` to ``destination`` in ``s``.
+
+    ``piece`` is a coin code, ``PAWN_PIECE + suit``, ``FLIP_PIECE + coin code`` (the squares are
+    then ignored) or ``END_PIECE``. The move is legal exactly when `legal_actions` lists its
+    action and the action moves that piece; otherwise the first rule it breaks is found with the
+    kernels that build the legal moves. Returns a ``WHY_*`` code, or `LEGAL_MOVE`.
+    """
+    if is_chance_node(s):
+        return WHY_DICE_FIRST
+    if piece == END_PIECE:
+        action = END
+    elif piece >= FLIP_PIECE:
+        square = _find_coin(s, params, piece - FLIP_PIECE)
+        action = FLIP_BASE + square if square >= 0 else -1
+    else:
+        moves_it = _moving_piece(s, origin) == piece
+        action = origin * STRIDE + destination if moves_it else -1
+    if action >= 0:
+        out = np.empty(MAX_LEGAL, dtype=np.int64)
+        n = legal_actions_into(s, geo, params, new_work(), out)
+        for i in range(n):
+            if out[i] == action:
+                return LEGAL_MOVE
+    if piece == END_PIECE:
+        return WHY_SUIT_FACE_FIRST
+    if piece >= FLIP_PIECE:
+        return _why_flip(s, params, piece - FLIP_PIECE)
+    if geo[destination, m.HOLE_COLUMN] != 0:
+        return WHY_IN_HOLE
+    if piece >= PAWN_PIECE:
+        return _why_pawn(s, geo, params, piece - PAWN_PIECE, origin, destination)
+    if m.is_value_coin(piece):
+        return _why_coin(s, piece, origin, destination)
+    return _why_stone(s, geo, params, m.coin_suit(piece), origin, destination)
 
 
 # -- the turn -------------------------------------------------------------------------------------

@@ -32,4 +32,13 @@ def random_playouts(
 def random_playout_records(
     start: Cells, geo: KernelArg, params: KernelArg, count: int, seed: int, /
 ) -> tuple[Int64Array, Int64Array]: ...
+def illegal_reason(
+    s: Cells,
+    geo: KernelArg,
+    params: KernelArg,
+    piece: int,
+    origin: int,
+    destination: int,
+    /,
+) -> int: ...
 def __getattr__(name: str) -> Any: ...
