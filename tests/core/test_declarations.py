@@ -24,6 +24,7 @@ from ludoteca.core import (
     check_declaration,
     levels_with,
 )
+from ludoteca.core.conformance import ConformanceError, check_game
 from ludoteca.core.info import DeclarationError, declaration_problems
 from ludoteca.core.view import Drawing, Piece, Region
 from tests.core.toy_games import ToyDiceGame
@@ -96,6 +97,19 @@ def test_a_drawing_with_an_undeclared_piece_style_fails_the_check() -> None:
     fixed = dataclasses.replace(ForgetfulGame.info, piece_styles=(PieceStyle("purple", "#808"),))
     ForgetfulGame.info = fixed
     check_declaration(ForgetfulGame())
+
+
+def test_the_conformance_check_fails_a_game_with_an_undeclared_piece_style() -> None:
+    def drawing(state: object) -> Drawing:
+        square = Region("a1", 0, 0, 1, 1, "a1")
+        return Drawing(1, 1, (square,), (Piece("a1", 0, "disc", "", "x", style="purple"),))
+
+    class UndeclaredStyleGame(ToyDiceGame):
+        info = GameInfo(view=View(drawing=drawing))
+
+    with pytest.raises(ConformanceError, match=r"(?s)declaration is inconsistent:.*'purple'"):
+        check_game(UndeclaredStyleGame(), games=1)
+    check_game(ToyDiceGame(), games=1)  # the same game without the drawing passes
 
 
 def test_importing_ludoteca_loads_no_game_and_no_compiler() -> None:

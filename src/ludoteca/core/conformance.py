@@ -5,7 +5,9 @@
 equality and hashing by value, legal moves that are unique and consistent with their integer
 actions (`legal_actions`, `apply_action`), chance probabilities that sum to 1, returns that match
 the winner, determinism by seed, and termination. Game authors run it on a new game before
-anything else.
+anything else. It also checks the game's declaration (`ludoteca.core.info.check_declaration`):
+the levels, heuristics and expert agree, and the start position's drawing uses only declared
+piece styles.
 
 For a game with compiled kernels (`KernelGame`), `check_kernels` also checks the kernels module
 against the kernel contract (`ludoteca.core.kernels`): every kernel is there with the contract's
@@ -27,6 +29,7 @@ from ludoteca.core.array_state import ArrayState, KernelGame
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.info import DeclarationError, check_declaration
 from ludoteca.core.kernels import signature_problems
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.playouts import (
@@ -53,6 +56,10 @@ def check_game(game: Game, *, games: int = 3, seed: int = 0, max_plies: int = 10
         ConformanceError: The first broken promise, with the position text where it happened.
     """
     _check_game_object(game)
+    try:
+        check_declaration(game)
+    except DeclarationError as error:
+        raise ConformanceError(f"the game's declaration is inconsistent:\n{error}") from None
     if isinstance(game, KernelGame):
         check_kernels(game, seed=seed)
     for number in range(games):
