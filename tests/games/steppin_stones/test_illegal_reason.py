@@ -65,7 +65,7 @@ def test_every_candidate_is_refused_exactly_when_it_is_not_legal() -> None:
             stages.add(state.stage)
             for text, piece, origin, destination in _candidates(state):
                 code = k.illegal_reason(
-                    state.cells, game.geometry, game.params, piece, origin, destination
+                    state.cells, game.params, game.geometry, piece, origin, destination
                 )
                 assert (code == k.LEGAL_MOVE) == (text in legal), (state.to_text(), text, code)
     assert stages == {c.PLAY1, c.PLAY2}
@@ -75,5 +75,5 @@ def test_a_move_before_the_roll_is_refused_for_the_dice() -> None:
     state = make().initial_state()
     assert isinstance(state, SteppinStonesState)
     game = state.game
-    code = k.illegal_reason(state.cells, game.geometry, game.params, k.END_PIECE, -1, -1)
+    code = k.illegal_reason(state.cells, game.params, game.geometry, k.END_PIECE, -1, -1)
     assert code == k.WHY_DICE_FIRST

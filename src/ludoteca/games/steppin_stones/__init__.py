@@ -165,7 +165,7 @@ class SteppinStonesGame(KernelGame):
         params[k.P_ACES_AS_STONES] = int(bool(self._options["aces_as_stones"]))
         params.flags.writeable = False
         self.params: npt.NDArray[np.int64] = params
-        self.kernel_args = (self.geometry, self.params)
+        self.kernel_args = (self.params, self.geometry)
 
     def initial_state(self) -> SteppinStonesState:
         """The start position: every coin showing its value, the phase-1 dice to be rolled."""
@@ -178,7 +178,7 @@ class SteppinStonesGame(KernelGame):
             cells[c.PAWN_SQUARE_AT + suit] = pawn
         for suit, square in self.layout.aces.items():
             cells[c.COIN_AT + square] = c.ACE_BASE + suit
-        return SteppinStonesState(self, k.started(cells, self.geometry, self.params))
+        return SteppinStonesState(self, k.started(cells, self.params, self.geometry))
 
     def parse_state(self, text: str) -> SteppinStonesState:
         """Read position text written by `SteppinStonesState.to_text`.

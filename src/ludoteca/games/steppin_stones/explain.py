@@ -43,8 +43,8 @@ def why_illegal(state: SteppinStonesState, text: str) -> str:
             return f"{text}: squares run from a1 to {state.layout.name(size * size - 1)}"
         origin, destination = first, last
         piece = _piece_code(name)
-    geometry, params = state.game.geometry, state.game.params
-    code = int(k.illegal_reason(state.cells, geometry, params, piece, origin, destination))
+    params, geometry = state.game.params, state.game.geometry
+    code = int(k.illegal_reason(state.cells, params, geometry, piece, origin, destination))
     if code == k.LEGAL_MOVE:  # cannot happen for a move the legal list lacks
         return f"{text} is not possible here"
     return _words(state, text, code, piece, origin, destination)
@@ -227,7 +227,7 @@ def _piece_words(
         game = state.game
         pawn_suit = suit if pawn else -1
         cost = int(
-            k.shortest_cost(state.cells, game.geometry, game.params, origin, destination, pawn_suit)
+            k.shortest_cost(state.cells, game.params, game.geometry, origin, destination, pawn_suit)
         )
         budget = state.budget(suit)
         return f"that takes {cost} steps, and the {one} die has {budget} left"

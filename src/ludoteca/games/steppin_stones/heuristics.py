@@ -54,7 +54,7 @@ def pawn_distance(
 
 @njit(cache=True)
 def value(
-    s: npt.NDArray[np.int32], geo: npt.NDArray[np.int64], params: npt.NDArray[np.int64]
+    s: npt.NDArray[np.int32], params: npt.NDArray[np.int64], geo: npt.NDArray[np.int64]
 ) -> float:
     """The player's estimated return in [-1, 1]."""
     status = s[c.STATUS_AT]
@@ -80,4 +80,4 @@ def value(
 def evaluate(state: SteppinStonesState) -> tuple[float]:
     """The player's estimated return (one float in [-1, 1]) for a position."""
     game = state.game
-    return (float(value(state.cells, game.geometry, game.params)),)
+    return (float(value(state.cells, game.params, game.geometry)),)

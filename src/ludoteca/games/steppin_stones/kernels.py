@@ -126,22 +126,22 @@ def _roll(s):
 
 
 @njit(cache=True)
-def legal_actions_into(s, geo, params, work, out):
+def legal_actions_into(s, params, geo, work, out):
     """Write the legal actions (or outcomes) of an unfinished position into ``out``; count."""
     if is_chance_node(s):
         return _outcomes(s, out)
     if s[STAGE_AT] == PLAY1:
-        return m.phase_one_actions(s, geo, params, work, out)
-    return m.phase_two_actions(s, geo, params, work, out)
+        return m.phase_one_actions(s, params, geo, work, out)
+    return m.phase_two_actions(s, params, geo, work, out)
 
 
 @njit(cache=True)
-def legal_actions(s, geo, params):
+def legal_actions(s, params, geo):
     """The legal actions, sorted (empty once the game is over); ``s`` may be read-only."""
     if s[STATUS_AT] != ONGOING:
         return np.empty(0, dtype=np.int64)
     out = np.empty(MAX_LEGAL, dtype=np.int64)
-    n = legal_actions_into(s, geo, params, new_work(), out)
+    n = legal_actions_into(s, params, geo, new_work(), out)
     return np.sort(out[:n])
 
 
@@ -247,20 +247,20 @@ def _why_coin(s, code, origin, destination):
 
 
 @njit(cache=True)
-def _why_phase_two(s, geo, params, suit, origin, destination, pawn_suit):
+def _why_phase_two(s, params, geo, suit, origin, destination, pawn_suit):
     problem = _phase_two_problem(s, suit)
     if problem != LEGAL_MOVE:
         return problem
     if pawn_suit < 0 and not m.is_empty(s, geo, destination):
         return WHY_STONE_LANDS_ON_PIECE
-    cost = m.shortest_cost(s, geo, params, origin, destination, pawn_suit)
+    cost = m.shortest_cost(s, params, geo, origin, destination, pawn_suit)
     if cost > s[BUDGET_AT + suit]:
         return WHY_TOO_FAR
     return WHY_NO_STONE_PATH if pawn_suit < 0 else WHY_NO_PAWN_PATH
 
 
 @njit(cache=True)
-def _why_stone(s, geo, params, suit, origin, destination):
+def _why_stone(s, params, geo, suit, origin, destination):
     if s[COIN_AT + origin] != STONE_BASE + suit:
         return WHY_NO_SUCH_STONE
     if s[PAWN_AT + origin] != 0:
@@ -269,22 +269,22 @@ def _why_stone(s, geo, params, suit, origin, destination):
         return WHY_SUIT_HOME
     if m.in_phase_one(s, suit):
         return WHY_SUIT_IN_PHASE_ONE
-    return _why_phase_two(s, geo, params, suit, origin, destination, -1)
+    return _why_phase_two(s, params, geo, suit, origin, destination, -1)
 
 
 @njit(cache=True)
-def _why_pawn(s, geo, params, suit, origin, destination):
+def _why_pawn(s, params, geo, suit, origin, destination):
     if m.is_retired(s, geo, suit):
         return WHY_PAWN_HOME
     if s[PAWN_SQUARE_AT + suit] != origin:
         return WHY_PAWN_ELSEWHERE
     if m.in_phase_one(s, suit):
         return WHY_SUIT_IN_PHASE_ONE
-    return _why_phase_two(s, geo, params, suit, origin, destination, suit)
+    return _why_phase_two(s, params, geo, suit, origin, destination, suit)
 
 
 @njit(cache=True)
-def illegal_reason(s, geo, params, piece, origin, destination):
+def illegal_reason(s, params, geo, piece, origin, destination):
     """Which rule refuses moving ``piece`` from ``origin`` to ``destination`` in ``s``.
 
     ``piece`` is a coin code, ``PAWN_PIECE + suit``, ``FLIP_PIECE + coin code`` (the squares are
@@ -304,7 +304,7 @@ def illegal_reason(s, geo, params, piece, origin, destination):
         action = origin * STRIDE + destination if moves_it else -1
     if action >= 0:
         out = np.empty(MAX_LEGAL, dtype=np.int64)
-        n = legal_actions_into(s, geo, params, new_work(), out)
+        n = legal_actions_into(s, params, geo, new_work(), out)
         for i in range(n):
             if out[i] == action:
                 return LEGAL_MOVE
@@ -315,10 +315,10 @@ def illegal_reason(s, geo, params, piece, origin, destination):
     if geo[destination, m.HOLE_COLUMN] != 0:
         return WHY_IN_HOLE
     if piece >= PAWN_PIECE:
-        return _why_pawn(s, geo, params, piece - PAWN_PIECE, origin, destination)
+        return _why_pawn(s, params, geo, piece - PAWN_PIECE, origin, destination)
     if m.is_value_coin(piece):
         return _why_coin(s, piece, origin, destination)
-    return _why_stone(s, geo, params, m.coin_suit(piece), origin, destination)
+    return _why_stone(s, params, geo, m.coin_suit(piece), origin, destination)
 
 
 # -- the turn -------------------------------------------------------------------------------------
@@ -331,7 +331,7 @@ def _finish(s, status, reason):
 
 
 @njit(cache=True)
-def settle(s, geo, params):
+def settle(s, params, geo):
     """Recount the value coins and set the status and reason from the rest of the array."""
     m.count_value_coins(s, params)
     _finish(s, ONGOING, NO_REASON)
@@ -346,7 +346,7 @@ def settle(s, geo, params):
     elif (
         s[STAGE_AT] == ROLL2
         and not m.any_phase_one(s)
-        and not m.has_a_piece_that_can_move(s, geo, params)
+        and not m.has_a_piece_that_can_move(s, params, geo)
     ):
         _finish(s, LOST, DEAD)
     elif s[TURNS_AT] >= params[P_MAX_TURNS]:
@@ -420,7 +420,7 @@ def _apply_roll(s, outcome):
 
 
 @njit(cache=True)
-def _apply_move(s, origin, destination, geo, params, work):
+def _apply_move(s, origin, destination, params, geo, work):
     if s[STAGE_AT] == PLAY1:  # a value move: exactly as many steps as the coin's value
         _use_value_die(s, m.coin_value(s[COIN_AT + origin]))
         s[COIN_AT + destination] = s[COIN_AT + origin]
@@ -429,7 +429,7 @@ def _apply_move(s, origin, destination, geo, params, work):
     pawn_suit = s[PAWN_AT + origin] - 1  # -1: a stone moves
     suit = pawn_suit if pawn_suit >= 0 else m.coin_suit(s[COIN_AT + origin])
     budget = s[BUDGET_AT + suit]
-    cost = m.path_cost(s, geo, params, origin, destination, budget, pawn_suit, work)
+    cost = m.path_cost(s, params, geo, origin, destination, budget, pawn_suit, work)
     s[BUDGET_AT + suit] = budget - cost
     if pawn_suit >= 0:
         _move_pawn(s, geo, suit, origin, destination)
@@ -439,7 +439,7 @@ def _apply_move(s, origin, destination, geo, params, work):
 
 
 @njit(cache=True)
-def apply_action_inplace(s, action, geo, params, work):
+def apply_action_inplace(s, action, params, geo, work):
     """Play a legal ``action`` (or chance outcome) on ``s`` in place and settle the result."""
     if action == RESIGN:
         s[RESIGNED_AT] = 1
@@ -456,33 +456,33 @@ def apply_action_inplace(s, action, geo, params, work):
         s[COIN_AT + square] = STONE_BASE + suit
         s[USED_AT + suit] = 1
     else:
-        _apply_move(s, action // STRIDE, action % STRIDE, geo, params, work)
-    settle(s, geo, params)
+        _apply_move(s, action // STRIDE, action % STRIDE, params, geo, work)
+    settle(s, params, geo)
 
 
 @njit(cache=True)
-def apply_action(s, geo, params, action):
+def apply_action(s, params, geo, action):
     """A copy of ``s`` with ``action`` (or a chance outcome) played."""
     t = s.copy()
-    apply_action_inplace(t, action, geo, params, new_work())
+    apply_action_inplace(t, action, params, geo, new_work())
     return t
 
 
 @njit(cache=True)
-def settled(s, geo, params):
+def settled(s, params, geo):
     """A copy of ``s`` with the derived counts, status and reason set (after parsing)."""
     t = s.copy()
-    settle(t, geo, params)
+    settle(t, params, geo)
     return t
 
 
 @njit(cache=True)
-def started(s, geo, params):
+def started(s, params, geo):
     """A copy of ``s`` at the start of a turn (dice cleared), settled."""
     t = s.copy()
     m.count_value_coins(t, params)
     start_turn(t, geo)
-    settle(t, geo, params)
+    settle(t, params, geo)
     return t
 
 
@@ -492,7 +492,7 @@ NUM_TOTALS = T_WINS + 1  # the standard totals of ludoteca.core.playouts, one pl
 
 
 @njit(cache=True)
-def random_playout_inplace(s, geo, params, totals, curve, max_plies):
+def random_playout_inplace(s, params, geo, totals, curve, max_plies):
     """Play ``s``: dice rolled fairly, moves chosen uniformly among the legal ones.
 
     Stops when the game is over or after ``max_plies`` plies (rolls count; `NO_PLY_LIMIT`: play
@@ -516,17 +516,17 @@ def random_playout_inplace(s, geo, params, totals, curve, max_plies):
             action = _roll(s)
         else:
             first = 0
-            n = legal_actions_into(s, geo, params, work, out)
+            n = legal_actions_into(s, params, geo, work, out)
             count_decision(totals, curve, decisions, n, False)
             decisions += 1
             action = out[np.random.randint(n)]
-        apply_action_inplace(s, action, geo, params, work)
+        apply_action_inplace(s, action, params, geo, work)
         totals[T_PLIES] += 1
     return first
 
 
 @njit(cache=True)
-def _playouts(start, geo, params, count, seed, records, curve):
+def _playouts(start, params, geo, count, seed, records, curve):
     np.random.seed(seed)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     before = np.empty(T_WINS, dtype=np.int64)
@@ -534,32 +534,32 @@ def _playouts(start, geo, params, count, seed, records, curve):
     for i in range(count):
         s[:] = start
         before[:] = totals[:T_WINS]
-        first = random_playout_inplace(s, geo, params, totals, curve, NO_PLY_LIMIT)
+        first = random_playout_inplace(s, params, geo, totals, curve, NO_PLY_LIMIT)
         won = 0 if s[STATUS_AT] == WON else NO_WINNER
         end_game(totals, before, records, i, won, s[REASON_AT] == TURN_CAP, first)
     return totals
 
 
 @njit(cache=True)
-def random_playouts(start, geo, params, count, seed):
+def random_playouts(start, params, geo, count, seed):
     """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
 
     Lost games count as draws (no winner); those lost to the ``max_turns`` safeguard also count
     in ``T_SAFEGUARD``.
     """
-    return _playouts(start, geo, params, count, seed, no_records(), no_curve())
+    return _playouts(start, params, geo, count, seed, no_records(), no_curve())
 
 
 @njit(cache=True)
-def random_playout_records(start, geo, params, count, seed):
+def random_playout_records(start, params, geo, count, seed):
     """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
     records, curve = new_records(count)
-    _playouts(start, geo, params, count, seed, records, curve)
+    _playouts(start, params, geo, count, seed, records, curve)
     return records, curve
 
 
 @njit(cache=True)
-def random_rollout(start, geo, params, max_plies, seed):
+def random_rollout(start, params, geo, max_plies, seed):
     """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
 
     Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (dice
@@ -571,7 +571,7 @@ def random_rollout(start, geo, params, max_plies, seed):
         np.random.seed(seed)
     s = start.astype(np.int32)
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, geo, params, totals, no_curve(), max_plies)
+    random_playout_inplace(s, params, geo, totals, no_curve(), max_plies)
     return s
 
 
@@ -589,19 +589,19 @@ def player_to_move(s):
 
 
 @njit(cache=True)
-def expand(s, geo, params):
+def expand(s, params, geo):
     """Every legal action of ``s`` with the position after it and the player to move there.
 
     Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
     ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
     """
-    actions = legal_actions(s, geo, params)
+    actions = legal_actions(s, params, geo)
     children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
     players = np.empty(actions.shape[0], dtype=np.int64)
     work = new_work()
     for i in range(actions.shape[0]):
         t = children[i]
         t[:] = s
-        apply_action_inplace(t, actions[i], geo, params, work)
+        apply_action_inplace(t, actions[i], params, geo, work)
         players[i] = player_to_move(t)
     return actions, children, players

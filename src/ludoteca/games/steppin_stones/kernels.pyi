@@ -8,34 +8,34 @@ from typing import Any
 
 from ludoteca.core.kernels import Cells, Int64Array, KernelArg
 
-def legal_actions(s: Cells, geo: KernelArg, params: KernelArg, /) -> Int64Array: ...
-def apply_action(s: Cells, geo: KernelArg, params: KernelArg, action: int, /) -> Cells: ...
+def legal_actions(s: Cells, params: KernelArg, geo: KernelArg, /) -> Int64Array: ...
+def apply_action(s: Cells, params: KernelArg, geo: KernelArg, action: int, /) -> Cells: ...
 def player_to_move(s: Cells, /) -> int: ...
 def expand(
-    s: Cells, geo: KernelArg, params: KernelArg, /
+    s: Cells, params: KernelArg, geo: KernelArg, /
 ) -> tuple[Int64Array, Cells, Int64Array]: ...
 def random_playout_inplace(
     s: Cells,
-    geo: KernelArg,
     params: KernelArg,
+    geo: KernelArg,
     totals: Int64Array,
     curve: Int64Array,
     max_plies: int,
     /,
 ) -> int: ...
 def random_rollout(
-    start: Cells, geo: KernelArg, params: KernelArg, max_plies: int, seed: int, /
+    start: Cells, params: KernelArg, geo: KernelArg, max_plies: int, seed: int, /
 ) -> Cells: ...
 def random_playouts(
-    start: Cells, geo: KernelArg, params: KernelArg, count: int, seed: int, /
+    start: Cells, params: KernelArg, geo: KernelArg, count: int, seed: int, /
 ) -> Int64Array: ...
 def random_playout_records(
-    start: Cells, geo: KernelArg, params: KernelArg, count: int, seed: int, /
+    start: Cells, params: KernelArg, geo: KernelArg, count: int, seed: int, /
 ) -> tuple[Int64Array, Int64Array]: ...
 def illegal_reason(
     s: Cells,
-    geo: KernelArg,
     params: KernelArg,
+    geo: KernelArg,
     piece: int,
     origin: int,
     destination: int,

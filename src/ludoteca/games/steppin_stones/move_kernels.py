@@ -82,7 +82,7 @@ def can_pass(s, geo, square, rank):
 
 
 @njit(cache=True)
-def pawn_may_stand(s, geo, params, suit, square):
+def pawn_may_stand(s, params, geo, suit, square):
     """Whether ``suit``'s pawn may step onto ``square``: its own stone, its home tile, an ace."""
     if geo[square, HOLE_COLUMN] != 0 or s[PAWN_AT + square] != 0:
         return False
@@ -185,7 +185,7 @@ def exact_destinations(s, geo, origin, steps, rank, work, out, n):
 
 
 @njit(cache=True)
-def _search(s, geo, params, origin, budget, pawn_suit, work):
+def _search(s, params, geo, origin, budget, pawn_suit, work):
     """Breadth-first search from ``origin`` up to ``budget`` steps; returns the squares reached.
 
     ``pawn_suit`` -1 searches for a stone (through empty spaces and nulls, the only things a
@@ -210,7 +210,7 @@ def _search(s, geo, params, origin, budget, pawn_suit, work):
             if nxt < 0 or dist[nxt] >= 0:
                 continue
             if pawn_suit >= 0:
-                reachable = pawn_may_stand(s, geo, params, pawn_suit, nxt)
+                reachable = pawn_may_stand(s, params, geo, pawn_suit, nxt)
             else:
                 reachable = can_pass(s, geo, nxt, 1)
             if reachable:
@@ -227,9 +227,9 @@ def _clear_search(work, count):
 
 
 @njit(cache=True)
-def path_cost(s, geo, params, origin, destination, budget, pawn_suit, work):
+def path_cost(s, params, geo, origin, destination, budget, pawn_suit, work):
     """Steps of the shortest legal phase-2 path (-1 if there is none within ``budget``)."""
-    count = _search(s, geo, params, origin, budget, pawn_suit, work)
+    count = _search(s, params, geo, origin, budget, pawn_suit, work)
     cost = work[W_DIST + destination]
     _clear_search(work, count)
     if cost <= 0 or (pawn_suit < 0 and not is_empty(s, geo, destination)):
@@ -238,14 +238,14 @@ def path_cost(s, geo, params, origin, destination, budget, pawn_suit, work):
 
 
 @njit(cache=True)
-def search_moves(s, geo, params, origin, budget, pawn_suit, work, out, n):
+def search_moves(s, params, geo, origin, budget, pawn_suit, work, out, n):
     """Append to ``out`` (from index ``n``) the phase-2 moves of the piece on ``origin``.
 
     The piece is ``pawn_suit``'s pawn, or a stepping stone when ``pawn_suit`` is -1; every
     square it reaches within ``budget`` steps (a stone only onto an empty square) becomes an
     action ``origin * STRIDE + square``. Returns the new count.
     """
-    count = _search(s, geo, params, origin, budget, pawn_suit, work)
+    count = _search(s, params, geo, origin, budget, pawn_suit, work)
     for i in range(1, count):
         square = work[W_QUEUE + i]
         if pawn_suit >= 0 or is_empty(s, geo, square):
@@ -259,7 +259,7 @@ def search_moves(s, geo, params, origin, budget, pawn_suit, work, out, n):
 
 
 @njit(cache=True)
-def phase_one_actions(s, geo, params, work, out):
+def phase_one_actions(s, params, geo, work, out):
     """Value moves for each unused die value, the flips the suit faces demand, and ``END``.
 
     ``END`` is offered only once every suit face rolled has been honoured. Dice showing the same
@@ -299,27 +299,27 @@ def phase_one_actions(s, geo, params, work, out):
 
 
 @njit(cache=True)
-def _suit_phase_two_actions(s, geo, params, suit, budget, work, out, n):
+def _suit_phase_two_actions(s, params, geo, suit, budget, work, out, n):
     for square in range(params[P_NUM_SQUARES]):
         if s[COIN_AT + square] == STONE_BASE + suit and s[PAWN_AT + square] == 0:
-            n = search_moves(s, geo, params, square, budget, -1, work, out, n)
-    return search_moves(s, geo, params, s[PAWN_SQUARE_AT + suit], budget, suit, work, out, n)
+            n = search_moves(s, params, geo, square, budget, -1, work, out, n)
+    return search_moves(s, params, geo, s[PAWN_SQUARE_AT + suit], budget, suit, work, out, n)
 
 
 @njit(cache=True)
-def phase_two_actions(s, geo, params, work, out):
+def phase_two_actions(s, params, geo, work, out):
     """Moves of the stones (not carrying a pawn) and pawns whose die has budget left, and END."""
     n = 0
     for suit in range(NUM_SUITS):
         budget = s[BUDGET_AT + suit]
         if s[PHASE2_DIE_AT + suit] != 0 and budget > 0:
-            n = _suit_phase_two_actions(s, geo, params, suit, budget, work, out, n)
+            n = _suit_phase_two_actions(s, params, geo, suit, budget, work, out, n)
     out[n] = END
     return n + 1
 
 
 @njit(cache=True)
-def _suit_can_step(s, geo, params, suit):
+def _suit_can_step(s, params, geo, suit):
     """Whether a stone (not carrying the pawn) or the pawn of ``suit`` has a legal first step."""
     for square in range(params[P_NUM_SQUARES]):
         if s[COIN_AT + square] == STONE_BASE + suit and s[PAWN_AT + square] == 0:
@@ -330,13 +330,13 @@ def _suit_can_step(s, geo, params, suit):
     pawn = s[PAWN_SQUARE_AT + suit]
     for direction in range(4):
         nxt = geo[pawn, direction]
-        if nxt >= 0 and pawn_may_stand(s, geo, params, suit, nxt):
+        if nxt >= 0 and pawn_may_stand(s, params, geo, suit, nxt):
             return True
     return False
 
 
 @njit(cache=True)
-def has_a_piece_that_can_move(s, geo, params):
+def has_a_piece_that_can_move(s, params, geo):
     """Whether any stone or pawn of a suit in phase 2 (and not retired) can take a step.
 
     A stone's first step goes to an empty space or over a null, and a pawn's to a square it may
@@ -344,12 +344,12 @@ def has_a_piece_that_can_move(s, geo, params):
     """
     for suit in range(NUM_SUITS):
         in_phase_two = not is_retired(s, geo, suit) and not in_phase_one(s, suit)
-        if in_phase_two and _suit_can_step(s, geo, params, suit):
+        if in_phase_two and _suit_can_step(s, params, geo, suit):
             return True
     return False
 
 
 @njit(cache=True)
-def shortest_cost(s, geo, params, origin, destination, pawn_suit):
+def shortest_cost(s, params, geo, origin, destination, pawn_suit):
     """Steps of the shortest legal phase-2 path, whatever the budget (-1 if there is none)."""
-    return path_cost(s, geo, params, origin, destination, UNLIMITED, pawn_suit, new_work())
+    return path_cost(s, params, geo, origin, destination, UNLIMITED, pawn_suit, new_work())

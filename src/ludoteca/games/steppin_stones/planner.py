@@ -158,8 +158,8 @@ def _goes_before(s: Cells, geo: Table, first: int, second: int) -> bool:
 @njit(cache=True)
 def _square_costs(
     s: Cells,
-    geo: Table,
     params: Table,
+    geo: Table,
     suit: int,
     squares: int,
     penalty: Floats,
@@ -223,7 +223,7 @@ def new_scratch() -> Scratch:
 
 
 @njit(cache=True)
-def suit_need(s: Cells, geo: Table, params: Table, suit: int, scratch: Scratch) -> float:
+def suit_need(s: Cells, params: Table, geo: Table, suit: int, scratch: Scratch) -> float:
     """The phase-2 steps ``suit`` still needs to bring its pawn home (0 once home)."""
     if _suit_retired(s, geo, suit):
         return 0.0
@@ -239,7 +239,7 @@ def suit_need(s: Cells, geo: Table, params: Table, suit: int, scratch: Scratch) 
         ints[5],
     )
     penalty, cost, best = floats[0], floats[1], floats[2]
-    _square_costs(s, geo, params, suit, squares, penalty, filled)
+    _square_costs(s, params, geo, suit, squares, penalty, filled)
 
     # the suit's stones (and coins to be turned) free to move, and how far each travels
     count = 0
@@ -339,7 +339,7 @@ def suit_need(s: Cells, geo: Table, params: Table, suit: int, scratch: Scratch) 
 
 
 @njit(cache=True)
-def score(s: Cells, geo: Table, params: Table, scratch: Scratch) -> float:
+def score(s: Cells, params: Table, geo: Table, scratch: Scratch) -> float:
     """How good a position is for the planner: minus the needs, plus bonuses (higher is better)."""
     status = s[c.STATUS_AT]
     if status != c.ONGOING:
@@ -354,13 +354,13 @@ def score(s: Cells, geo: Table, params: Table, scratch: Scratch) -> float:
             if other != suit and not _suit_retired(s, geo, other):
                 rank += _goes_before(s, geo, other, suit)
         weight = LATER_SUIT_WEIGHT**rank
-        total -= weight * suit_need(s, geo, params, suit, scratch)
+        total -= weight * suit_need(s, params, geo, suit, scratch)
         total += BUDGET_WORTH * s[c.BUDGET_AT + suit]
     return total
 
 
 @njit(cache=True)
-def estimated_return(s: Cells, geo: Table, params: Table, scratch: Scratch) -> float:
+def estimated_return(s: Cells, params: Table, geo: Table, scratch: Scratch) -> float:
     """The progress of the four suits mapped onto [-1, 1] (a finished game: its result)."""
     status = s[c.STATUS_AT]
     if status != c.ONGOING:
@@ -371,7 +371,7 @@ def estimated_return(s: Cells, geo: Table, params: Table, scratch: Scratch) -> f
             total += 1.0
             continue
         turned = COINS_PER_SUIT - s[c.VALUE_LEFT_AT + suit]
-        met = 1.0 - suit_need(s, geo, params, suit, scratch) / NEED_SCALE
+        met = 1.0 - suit_need(s, params, geo, suit, scratch) / NEED_SCALE
         met = min(max(met, 0.0), 1.0)
         total += TURNED_SHARE * turned / COINS_PER_SUIT + (1.0 - TURNED_SHARE) * met * 0.99
     return -1.0 + 2.0 * total / NUM_SUITS
@@ -380,8 +380,8 @@ def estimated_return(s: Cells, geo: Table, params: Table, scratch: Scratch) -> f
 @njit(cache=True)
 def _best_pawn_follow_up(
     t: Cells,
-    geo: Table,
     params: Table,
+    geo: Table,
     action: int,
     work: Table,
     follow: Table,
@@ -403,12 +403,12 @@ def _best_pawn_follow_up(
     if budget <= 0:
         return -2.0 * WIN_SCORE
     pawn = t[c.PAWN_SQUARE_AT + suit]
-    n = m.search_moves(t, geo, params, pawn, budget, suit, work, follow, 0)
+    n = m.search_moves(t, params, geo, pawn, budget, suit, work, follow, 0)
     best = -2.0 * WIN_SCORE
     for i in range(n):
         u[:] = t
-        k.apply_action_inplace(u, follow[i], geo, params, work)
-        best = max(best, score(u, geo, params, scratch))
+        k.apply_action_inplace(u, follow[i], params, geo, work)
+        best = max(best, score(u, params, geo, scratch))
     return best - FOLLOW_UP_DISCOUNT  # what can be had at once is better had at once
 
 
@@ -450,13 +450,13 @@ def _shake(s: Cells, out: Table, values: Floats, n: int, here: float) -> int:
 
 
 @njit(cache=True)
-def choose(s: Cells, geo: Table, params: Table) -> tuple[int, float]:
+def choose(s: Cells, params: Table, geo: Table) -> tuple[int, float]:
     """The planner's action for the decision node ``s``, and the estimated return after it."""
     work = m.new_work()
     out = np.empty(m.MAX_LEGAL, dtype=np.int64)
-    n = k.legal_actions_into(s, geo, params, work, out)
+    n = k.legal_actions_into(s, params, geo, work, out)
     scratch = new_scratch()
-    here = score(s, geo, params, scratch)
+    here = score(s, params, geo, scratch)
     t = s.copy()
     u = s.copy()
     follow = np.empty(m.MAX_SQUARES, dtype=np.int64)
@@ -469,11 +469,11 @@ def choose(s: Cells, geo: Table, params: Table) -> tuple[int, float]:
             value = here  # ending keeps what the budget was worth: a move must gain to be made
         else:
             t[:] = s
-            k.apply_action_inplace(t, action, geo, params, work)
-            value = score(t, geo, params, scratch)
+            k.apply_action_inplace(t, action, params, geo, work)
+            value = score(t, params, geo, scratch)
             if s[c.STAGE_AT] == c.PLAY2 and t[c.STATUS_AT] == c.ONGOING:
                 value = max(
-                    value, _best_pawn_follow_up(t, geo, params, action, work, follow, u, scratch)
+                    value, _best_pawn_follow_up(t, params, geo, action, work, follow, u, scratch)
                 )
         values[i] = value
         better = value > best_score + 1e-9
@@ -486,15 +486,15 @@ def choose(s: Cells, geo: Table, params: Table) -> tuple[int, float]:
     if best_action == c.END and s[c.STAGE_AT] == c.PLAY2 and s[c.TURNS_AT] >= SHAKE_FROM_TURN:
         best_action = _shake(s, out, values, n, here)
     t[:] = s
-    k.apply_action_inplace(t, best_action, geo, params, work)
-    return best_action, estimated_return(t, geo, params, scratch)
+    k.apply_action_inplace(t, best_action, params, geo, work)
+    return best_action, estimated_return(t, params, geo, scratch)
 
 
 def plan_value(
-    cells: npt.NDArray[np.int32], geometry: npt.NDArray[np.int64], params: npt.NDArray[np.int64]
+    cells: npt.NDArray[np.int32], params: npt.NDArray[np.int64], geometry: npt.NDArray[np.int64]
 ) -> float:
     """The planner's estimated return for a position array (see `estimated_return`)."""
-    return float(estimated_return(cells, geometry, params, new_scratch()))
+    return float(estimated_return(cells, params, geometry, new_scratch()))
 
 
 def expert_move(state: SteppinStonesState) -> tuple[int, float]:
@@ -503,5 +503,5 @@ def expert_move(state: SteppinStonesState) -> tuple[int, float]:
     The caller makes sure ``state`` is a decision node of a game still running.
     """
     game = state.game
-    action, value = choose(state.cells, game.geometry, game.params)
+    action, value = choose(state.cells, game.params, game.geometry)
     return int(action), float(value)

@@ -105,7 +105,7 @@ def parse_position(game: SteppinStonesGame, text: str) -> Cells:
         cells[c.RESIGNED_AT] = 1
         dice = dice[:-1]
     _read_dice(cells, STAGE_WORDS.index(fields[2]), dice, census, game.layout)
-    return np.asarray(k.settled(cells, game.geometry, game.params), dtype=np.int32)
+    return np.asarray(k.settled(cells, game.params, game.geometry), dtype=np.int32)
 
 
 @dataclass
