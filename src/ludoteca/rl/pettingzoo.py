@@ -20,7 +20,7 @@ terminal shows it.
 from __future__ import annotations
 
 import operator
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,10 +37,11 @@ from ludoteca.rl._spaces import action_mask_box, action_space, observation_box
 Observation = dict[str, npt.NDArray[Any]]
 
 
-def pettingzoo_env(
-    game_id: str, *, render_mode: str | None = None, **options: Any
-) -> LudotecaAECEnv:
-    """The AEC environment of ``game_id`` with the given options (see the module docs).
+def pettingzoo_env(game_id: str, **options: Any) -> LudotecaAECEnv:
+    """The AEC environment of ``game_id`` (see the module docs).
+
+    ``render_mode`` (``None`` or ``"ansi"``) is taken from the keywords; the others are the game's
+    options. (Options often come as one dict, so this keeps ``**options`` whole.)
 
     Raises:
         UnknownGameError: No game has this id.
@@ -48,13 +49,12 @@ def pettingzoo_env(
             accepted.
         ValueError: A render mode other than ``None`` or ``"ansi"``.
     """
+    render_mode = options.pop("render_mode", None)
     return LudotecaAECEnv(make(game_id, **options), render_mode=render_mode)
 
 
-class LudotecaAECEnv(AECEnv[str, Observation, int]):
+class LudotecaAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """One game of Ludoteca as a PettingZoo AEC environment (see the module docs)."""
-
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
@@ -64,7 +64,11 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):
             )
         self.game = game
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"ludoteca_{game.id}_v0"}
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "is_parallelizable": False,
+            "name": f"ludoteca_{game.id}_v0",
+        }
         self.possible_agents = [f"player_{p}" for p in range(game.num_players)]
         self.observation_spaces = {
             agent: spaces.Dict(
