@@ -148,11 +148,11 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         """Play ``action`` for the agent, then the opponent and the dice up to its next turn.
 
         Raises:
-            ResetNeeded: The episode is over (call ``reset``).
+            ResetNeeded: The episode is over, or none was started (call ``reset``).
             ValueError: ``action`` is not an integer of the action space.
         """
         if self._episode_over:
-            raise ResetNeeded("the game is over: call reset() to start a new one")
+            raise ResetNeeded("no game is under way: call reset() to start one")
         try:
             index = operator.index(action)
         except TypeError:

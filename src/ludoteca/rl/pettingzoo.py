@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
@@ -113,9 +114,12 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         A finished agent steps with ``None``, as PettingZoo asks.
 
         Raises:
+            ResetNeeded: No game has been started (call ``reset`` first).
             IllegalMoveError: The action is not legal here (a ValueError); the message lists the
                 legal ones.
         """
+        if self._rng is None:
+            raise ResetNeeded("no game has been started: call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -128,7 +132,6 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise IllegalMoveError(
                 f"an action is an integer from 0 to {self.game.num_actions - 1}; got {action!r}"
             ) from None
-        assert self._rng is not None  # reset() has run: agent_selection exists
         self._cumulative_rewards[agent] = 0.0
         self._enter(roll_chance(self.state.apply_action(index), self._rng))
         self._accumulate_rewards()
@@ -136,8 +139,7 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _enter(self, state: State) -> None:
         """Make ``state`` (a decision node or the end) the current position."""
         self.state = state
-        outcome = state.outcome
-        if outcome is None:
+        if not state.is_over:
             player = state.to_move
             assert player is not None and player >= 0  # roll_chance stops at decisions only
             self.agent_selection = self.possible_agents[player]
