@@ -1017,3 +1017,74 @@ def expand(s, params, nbr):
         apply_action_inplace(t, actions[i], params, nbr, label, order, groups, sizes)
         players[i] = player_to_move(t)
     return actions, children, players
+
+
+# == Learning agents: observations and legal-action masks ======================================
+#
+# What a learning agent sees of a position, as float32 planes over the board (ranks x files),
+# from the view of one player (docs/rl.md lists the planes). Red's view is the board turned
+# through 180° (square -> width * height - 1 - square): Red's start is Blue's turned the same
+# way, so each player sees its own pieces where Blue sees Blue's.
+
+OBS_MY_PIECES = 0  # + type (square, cross, circle): 1.0 where one of my pieces of it stands
+OBS_THEIR_PIECES = 3
+OBS_NO_RETURN_PIECES = 6  # 1.0 under the pieces the opponent's last move displaced
+OBS_NO_RETURN_SQUARES = 7  # 1.0 on the squares those pieces left (they may not go back)
+OBS_MY_TURN = 8  # every cell 1.0 when the observer is to move
+OBS_TURNS = 9  # turns played / max_plies (the engine safeguard)
+NUM_OBS_PLANES = 10
+
+
+@njit(cache=True)
+def _mark(out, plane, square, player, width, num_squares):
+    """Set ``square`` of ``plane`` to 1.0 as ``player`` sees the board."""
+    seen = square if player == BLUE else num_squares - 1 - square
+    out[plane, seen // width, seen % width] = 1.0
+
+
+@njit(cache=True)
+def observation(s, params, nbr, player, out):
+    """Write the observation of ``s`` from ``player``'s view into ``out`` (10 x ranks x files).
+
+    Row 0 of each plane is the observer's first rank, column 0 its left-hand file.
+    """
+    out[:] = 0.0
+    width = params[P_WIDTH]
+    num_squares = width * params[P_HEIGHT]
+    for square in range(num_squares):
+        code = s[BOARD_AT + square]
+        if code != 0:
+            side = (code - 1) // NUM_TYPES
+            kind = (code - 1) % NUM_TYPES
+            plane = (OBS_MY_PIECES if side == player else OBS_THEIR_PIECES) + kind
+            _mark(out, plane, square, player, width, num_squares)
+    count = s[LAST_COUNT_AT]
+    if count > 0:
+        direction = s[LAST_DIRECTION_AT]
+        square = s[LAST_FIRST_AT]
+        left = nbr[square, opposite(direction)]  # where the moving piece came from
+        for _ in range(count):
+            _mark(out, OBS_NO_RETURN_PIECES, square, player, width, num_squares)
+            _mark(out, OBS_NO_RETURN_SQUARES, left, player, width, num_squares)
+            left = square
+            square = nbr[square, direction]
+    if s[STATUS_AT] == ONGOING and s[TO_MOVE_AT] == player:
+        out[OBS_MY_TURN] = 1.0
+    out[OBS_TURNS] = min(1.0, s[PLY_AT] / params[P_MAX_PLIES])
+
+
+@njit(cache=True)
+def action_mask(s, params, nbr, out):
+    """Write 1 into ``out[action]`` for every legal action of ``s`` and 0 elsewhere.
+
+    At the chance node of ``first=random`` the legal actions are the two outcomes.
+    """
+    out[:] = 0
+    if s[STATUS_AT] != ONGOING:
+        return
+    label, order, _, seeds, group_sizes, sizes = new_workspace(nbr.shape[0])
+    legal = np.empty(MAX_LEGAL + 1, dtype=np.int64)
+    t = s.copy()  # moves are tried out on the array
+    n = legal_actions_into(t, params, nbr, label, order, seeds, group_sizes, sizes, legal)
+    for i in range(n):
+        out[legal[i]] = 1

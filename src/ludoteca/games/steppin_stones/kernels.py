@@ -605,3 +605,85 @@ def expand(s, params, geo):
         apply_action_inplace(t, actions[i], params, geo, work)
         players[i] = player_to_move(t)
     return actions, children, players
+
+
+# == Learning agents: observations and legal-action masks ======================================
+#
+# What a learning agent sees of a position, as float32 planes over the board (8x8, or 10x10 on
+# the large board), row 0 being rank 1 and column 0 file a (docs/rl.md lists the planes). The
+# dice are planes of one value throughout: what a player needs of them to choose a move is which
+# values are still unused, which suit faces still demand a flip, and each phase-2 budget.
+
+OBS_VALUE_COINS = 0  # + suit * 5 + value index (null, 2, 3, 4, 5): a coin showing its value
+OBS_STONES = 20  # + suit: a stepping stone
+OBS_ACES = 24  # an ace (option aces), of any suit
+OBS_PAWNS = 25  # + suit: the pawn
+OBS_HOMES = 29  # + suit: the squares of its home tile
+OBS_HOLE = 33  # the hole of the large board
+OBS_UNUSED_VALUES = 34  # + value - 2: unused phase-1 dice showing 2..5, / 4
+OBS_SUIT_FACES = 38  # + suit: its die shows the suit face and no coin has been turned for it
+OBS_PHASE_TWO_DICE = 42  # + suit: its die is a phase-2 die this turn
+OBS_BUDGETS = 46  # + suit: steps left on its phase-2 die, / 6
+OBS_STAGE = 50  # + stage (ROLL1, PLAY1, ROLL2, PLAY2): one-hot
+OBS_TURNS = 54  # turns completed / max_turns (the engine safeguard)
+NUM_OBS_PLANES = 55
+VALUE_INDEX = np.array([0, -1, 1, 2, 3, 4], dtype=np.int64)  # by value 0..5 (1 is no value)
+
+
+@njit(cache=True)
+def board_size(params):
+    """Files (and ranks) of the board: 8, or 10 on the large board."""
+    return 10 if params[P_NUM_SQUARES] == 100 else 8
+
+
+@njit(cache=True)
+def observation(s, params, geo, player, out):
+    """Write the observation of ``s`` into ``out`` (55 x size x size); ``player`` is 0."""
+    out[:] = 0.0
+    size = board_size(params)
+    for square in range(params[P_NUM_SQUARES]):
+        row, col = square // size, square % size
+        code = s[COIN_AT + square]
+        if code >= c.ACE_BASE:
+            out[OBS_ACES, row, col] = 1.0
+        elif code >= STONE_BASE:
+            out[OBS_STONES + code - STONE_BASE, row, col] = 1.0
+        elif code > 0:
+            suit = m.coin_suit(code)
+            out[OBS_VALUE_COINS + suit * 5 + VALUE_INDEX[m.coin_value(code)], row, col] = 1.0
+        pawn = s[PAWN_AT + square]
+        if pawn > 0:
+            out[OBS_PAWNS + pawn - 1, row, col] = 1.0
+        home = geo[square, m.HOME_COLUMN]
+        if home >= 0:
+            out[OBS_HOMES + home, row, col] = 1.0
+        if geo[square, m.HOLE_COLUMN] != 0:
+            out[OBS_HOLE, row, col] = 1.0
+    stage = s[STAGE_AT]
+    for suit in range(NUM_SUITS):
+        face = s[FACE_AT + suit]
+        if stage == PLAY1 and s[USED_AT + suit] == 0:
+            if face >= 2:
+                out[OBS_UNUSED_VALUES + face - 2] += 0.25
+            elif face == FACE_SUIT:
+                out[OBS_SUIT_FACES + suit] = 1.0
+        if s[PHASE2_DIE_AT + suit] != 0:
+            out[OBS_PHASE_TWO_DICE + suit] = 1.0
+            out[OBS_BUDGETS + suit] = s[BUDGET_AT + suit] / 6.0
+    out[OBS_STAGE + stage] = 1.0
+    out[OBS_TURNS] = min(1.0, s[TURNS_AT] / params[P_MAX_TURNS])
+
+
+@njit(cache=True)
+def action_mask(s, params, geo, out):
+    """Write 1 into ``out[action]`` for every legal action of ``s`` and 0 elsewhere.
+
+    At a chance node the legal actions are the outcomes of the roll; ``resign`` is never set.
+    """
+    out[:] = 0
+    if s[STATUS_AT] != ONGOING:
+        return
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    n = legal_actions_into(s, params, geo, new_work(), legal)
+    for i in range(n):
+        out[legal[i]] = 1
