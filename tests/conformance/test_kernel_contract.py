@@ -16,7 +16,7 @@ import ludoteca
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.conformance import ConformanceError, check_kernels
 from ludoteca.core.kernels import KERNEL_SIGNATURES, parameter_names, signature_problems
-from ludoteca.games.salta import kernels as salta_kernels
+from ludoteca.games.salt_n_pepper import kernels as snp_kernels
 
 
 def _kernel_game(game_id: str) -> KernelGame:
@@ -45,31 +45,41 @@ def test_the_typed_stub_matches_the_compiled_kernels(game_id: str) -> None:
 
 
 def _broken(**replacements: object) -> ModuleType:
-    """Salta's kernels module with some kernels replaced."""
+    """Salt 'n' Pepper's kernels module with some kernels replaced."""
     module = ModuleType("broken_kernels")
-    module.__dict__.update(vars(salta_kernels))
+    module.__dict__.update(vars(snp_kernels))
     module.__dict__.update(replacements)
     module.__name__ = "broken_kernels"
     return module
 
 
-def _salta_with(kernels: ModuleType) -> KernelGame:
-    base = type(_kernel_game("salta"))
-    game_class = type("BrokenSalta", (base,), {"kernels": kernels})
+def _salt_n_pepper_with(kernels: ModuleType) -> KernelGame:
+    base = type(_kernel_game("salt_n_pepper"))
+    game_class = type("BrokenSaltNPepper", (base,), {"kernels": kernels})
     game = game_class()
     assert isinstance(game, KernelGame)
     return game
 
 
 @njit
-def _apply_action_in_the_old_order(s, action, params, goals):  # type: ignore[no-untyped-def]
-    return salta_kernels.apply_action(s, params, goals, action)
+def _apply_action_in_the_old_order(s, action, params, targets):  # type: ignore[no-untyped-def]
+    return snp_kernels.apply_action(s, params, targets, action)
 
 
 @njit
-def _apply_action_that_writes_its_input(s, params, goals, action):  # type: ignore[no-untyped-def]
-    salta_kernels.apply_action_inplace(s, action, params, goals)
+def _apply_action_that_writes_its_input(s, params, targets, action):  # type: ignore[no-untyped-def]
+    snp_kernels.apply_action_inplace(s, action, params, targets)
     return s.copy()
+
+
+@njit
+def _mask_of_everything(s, params, targets, out):  # type: ignore[no-untyped-def]
+    out[:] = True
+
+
+@njit
+def _observation_of_the_wrong_player(s, params, targets, player, out):  # type: ignore[no-untyped-def]
+    snp_kernels.observation(s, params, targets, 1 - player, out)
 
 
 def test_a_wrong_signature_fails_the_conformance_check() -> None:
@@ -77,17 +87,17 @@ def test_a_wrong_signature_fails_the_conformance_check() -> None:
     problems = signature_problems(broken, 2)
     assert problems == [
         "broken_kernels.apply_action takes the game's arguments as (action, params); the other"
-        " kernels take (params, goals): one order everywhere",
-        "broken_kernels.apply_action ends with (goals); the contract wants (action) after the"
+        " kernels take (params, targets): one order everywhere",
+        "broken_kernels.apply_action ends with (targets); the contract wants (action) after the"
         " game's arguments",
     ]
     with pytest.raises(ConformanceError, match="apply_action takes the game's arguments"):
-        check_kernels(_salta_with(broken))
+        check_kernels(_salt_n_pepper_with(broken))
 
 
 def test_a_missing_or_uncompiled_kernel_fails() -> None:
-    def expand(s, params, goals):  # type: ignore[no-untyped-def]
-        return salta_kernels.expand(s, params, goals)
+    def expand(s, params, targets):  # type: ignore[no-untyped-def]
+        return snp_kernels.expand(s, params, targets)
 
     problems = signature_problems(_broken(expand=expand, random_playout_records=None), 2)
     assert "broken_kernels.expand is not a numba-compiled function (no py_func)" in problems
@@ -98,4 +108,23 @@ def test_a_kernel_that_writes_its_input_fails() -> None:
     broken = _broken(apply_action=_apply_action_that_writes_its_input)
     assert signature_problems(broken, 2) == []
     with pytest.raises(ConformanceError, match="apply_action must leave its input unchanged"):
-        check_kernels(_salta_with(broken))
+        check_kernels(_salt_n_pepper_with(broken))
+
+
+def test_a_missing_learning_kernel_fails() -> None:
+    problems = signature_problems(_broken(vector_step=None, observation=None), 2)
+    assert "broken_kernels.vector_step is missing" in problems
+    assert "broken_kernels.observation is missing" in problems
+
+
+def test_a_mask_that_is_not_the_legal_actions_fails() -> None:
+    broken = _broken(action_mask=_mask_of_everything)
+    assert signature_problems(broken, 2) == []
+    with pytest.raises(ConformanceError, match="legal_action_mask must be True exactly"):
+        check_kernels(_salt_n_pepper_with(broken))
+
+
+def test_a_batch_that_disagrees_with_the_observation_kernel_fails() -> None:
+    broken = _broken(observation=_observation_of_the_wrong_player)
+    with pytest.raises(ConformanceError, match="batch row's observation"):
+        check_kernels(_salt_n_pepper_with(broken))

@@ -5,8 +5,10 @@ provides three functions with the same shape in every game, where ``args`` are t
 `KernelGame.kernel_args` (its options and tables as arrays)::
 
     legal_actions(cells, *args) -> int64 array        # sorted; empty once the game is over
-    apply_action(cells, action, *args) -> int32 array  # a new array; cells is read-only
+    apply_action(cells, *args, action) -> int32 array  # a new array; cells is read-only
     random_playouts(start, *args, count, seed) -> int64 totals (see ludoteca.core.playouts)
+
+(docs/kernels.md has the whole contract, observation and batch kernels included.)
 
 These classes turn those integers into `Move` values and `PlayoutStats`, and give states
 equality and hashing by the array's contents.
@@ -162,6 +164,26 @@ class ArrayState(State):
         game = self._game
         cells: Cells = game.kernels.random_rollout(self._cells, *game.kernel_args, max_plies, seed)
         return self._adopt(cells)
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """The game's ``observation`` kernel's tensor for ``player`` (see `State.observation`).
+
+        Raises:
+            ValueError: ``player`` is not a player index of this game.
+        """
+        player = self._check_player(player)
+        game = self._game
+        shape = game.observation_shape
+        out = np.empty(int(np.prod(shape)), dtype=np.float32)
+        game.kernels.observation(self._cells, *game.kernel_args, player, out)
+        return out.reshape(shape)
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """The ``action_mask`` kernel's mask (see `State.legal_action_mask`); a fresh array."""
+        game = self._game
+        out = np.empty(game.num_actions, dtype=np.bool_)
+        game.kernels.action_mask(self._cells, *game.kernel_args, out)
+        return out
 
     @abstractmethod
     def _action_text(self, action: int) -> str:

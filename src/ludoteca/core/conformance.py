@@ -13,7 +13,9 @@ For a game with compiled kernels (`KernelGame`), `check_kernels` also checks the
 against the kernel contract (`ludoteca.core.kernels`): every kernel is there with the contract's
 parameters, in one order, and behaves as promised (sorted unique legal actions, ``apply_action``
 leaves its input alone, ``expand`` agrees with ``legal_actions`` and ``apply_action``, seeded
-rollouts and playouts repeat, per-game records sum to the totals).
+rollouts and playouts repeat, per-game records sum to the totals), and the learning interface
+that rests on them (`check_learning_interface`): observation tensors, masks, returns, chance
+outcome indices and the batch kernels of `ludoteca.rl.VectorEnv`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_TURNS,
 )
+from ludoteca.core.vector_kernels import NO_ILLEGAL, random_legal_actions, seed_generators
 
 
 class ConformanceError(AssertionError):
@@ -66,6 +69,12 @@ def check_game(game: Game, *, games: int = 3, seed: int = 0, max_plies: int = 10
         first = _play_random_game(game, seed + number, max_plies, check=True)
         again = _play_random_game(game, seed + number, max_plies, check=False)
         _expect(first == again, "the same seed gave a different game (non-determinism)")
+        if isinstance(game, KernelGame):
+            _expect(
+                len(first) <= game.max_game_length,
+                f"a game of {len(first)} plies is longer than max_game_length"
+                f" ({game.max_game_length})",
+            )
 
 
 def _expect(condition: bool, message: str, state: State | None = None) -> None:
@@ -236,6 +245,7 @@ def check_kernels(game: KernelGame, *, seed: int = 0, plies: int = 40) -> None:
             " the totals)",
         )
     _expect(int(curve[1].sum()) == int(totals[T_DECISIONS]), "the curve counts every decision")
+    check_learning_interface(game, seed=seed, plies=plies)
 
 
 def _check_kernels_at(kernels: ModuleType, args: Any, state: State) -> None:
@@ -263,4 +273,174 @@ def _check_kernels_at(kernels: ModuleType, args: Any, state: State) -> None:
         _expect(
             int(players[i]) == int(kernels.player_to_move(after)),
             "expand's players must be player_to_move of its children",
+        )
+
+
+# -- the learning interface (ludoteca.rl) -------------------------------------------------------
+
+
+def check_learning_interface(game: KernelGame, *, seed: int = 0, plies: int = 40) -> None:
+    """Check the observations, masks, returns and chance indices, and the batch kernels.
+
+    Along a seeded random game: `State.observation` has the declared shape and dtype, is finite,
+    repeats, and leaves the position alone; `State.legal_action_mask` is True exactly at the
+    legal actions of a decision (all False at a chance node and once over); `State.returns` is
+    zeros until the end, then the outcome's; chance outcome indices lie in
+    ``range(game.num_chance_outcomes)``. Then ``vector_reset`` and ``vector_step`` on a small
+    batch: every row's observation, mask and player agree with the single-position kernels,
+    and the same seed repeats the same batch.
+
+    Raises:
+        ConformanceError: The first problem found.
+    """
+    shape = game.observation_shape
+    _expect(
+        isinstance(shape, tuple) and all(isinstance(d, int) and d > 0 for d in shape),
+        f"observation_shape must be a tuple of positive ints; got {shape!r}",
+    )
+    _expect(game.num_chance_outcomes >= 0, "num_chance_outcomes must not be negative")
+    _expect(game.max_game_length >= 1, "max_game_length must be at least 1")
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(plies):
+        _check_learning_at(game, state)
+        if state.is_over:
+            break
+        state = state.apply_action(rng.choice(state.legal_actions()))
+    _check_batch_kernels(game, seed)
+
+
+def _check_learning_at(game: KernelGame, state: ArrayState) -> None:
+    shape = game.observation_shape
+    before = state.cells.tobytes()
+    for player in range(game.num_players):
+        tensor = state.observation(player)
+        _expect(tensor.shape == shape, f"observation shape {tensor.shape}, declared {shape}", state)
+        _expect(tensor.dtype == np.float32, "observations are float32", state)
+        _expect(bool(np.isfinite(tensor).all()), "observations are finite", state)
+        _expect(np.array_equal(tensor, state.observation(player)), "observations repeat", state)
+    mine = np.array(state.cells, copy=True)
+    game.kernels.observation(mine, *game.kernel_args, 0, np.empty(tensor.size, dtype=np.float32))
+    game.kernels.action_mask(mine, *game.kernel_args, np.empty(game.num_actions, dtype=np.bool_))
+    _expect(mine.tobytes() == before, "observation and action_mask leave the position alone", state)
+    mask = state.legal_action_mask()
+    _expect(mask.shape == (game.num_actions,) and mask.dtype == np.bool_, "mask shape", state)
+    decision = state.to_move is not None and state.to_move != CHANCE
+    expected = sorted(state.legal_actions()) if decision else []
+    _expect(
+        np.flatnonzero(mask).tolist() == expected,
+        "legal_action_mask must be True exactly at the legal actions of a decision (all False"
+        " at a chance node and once over)",
+        state,
+    )
+    returns = state.returns()
+    if state.outcome is None:
+        _expect(returns == (0.0,) * game.num_players, "returns are zeros until the end", state)
+    else:
+        _expect(returns == state.outcome.returns, "returns are the outcome's at the end", state)
+    outcomes = state.chance_outcome_actions()
+    if state.to_move == CHANCE:
+        _expect(
+            [i for i, _ in outcomes] == list(state.legal_actions()),
+            "chance_outcome_actions lists the chance outcomes' indices",
+            state,
+        )
+        _expect(
+            all(0 <= i < game.num_chance_outcomes for i, _ in outcomes),
+            f"chance outcome indices must lie in range(num_chance_outcomes)"
+            f" ({game.num_chance_outcomes})",
+            state,
+        )
+    else:
+        _expect(outcomes == (), "chance_outcome_actions is () away from a chance node", state)
+
+
+def _check_batch_kernels(game: KernelGame, seed: int, rows: int = 3, steps: int = 30) -> None:
+    kernels: ModuleType = game.kernels
+    args = game.kernel_args
+
+    def run() -> list[bytes]:
+        initial = np.array(game.initial_state().cells, dtype=np.int32)
+        batch = np.empty((rows, initial.shape[0]), dtype=np.int32)
+        size = int(np.prod(game.observation_shape))
+        observations = np.zeros((rows, size), dtype=np.float32)
+        masks = np.zeros((rows, game.num_actions), dtype=np.bool_)
+        players = np.zeros(rows, dtype=np.int64)
+        rewards = np.zeros((rows, game.num_players), dtype=np.float32)
+        terminated = np.zeros(rows, dtype=np.bool_)
+        chance = np.zeros(rows, dtype=np.uint64)
+        choice = np.zeros(rows, dtype=np.uint64)
+        actions = np.zeros(rows, dtype=np.int64)
+        seed_generators(chance, seed)
+        seed_generators(choice, seed + 1)
+        status = kernels.vector_reset(batch, *args, initial, observations, masks, players, chance)
+        _expect(status == NO_ILLEGAL, f"vector_reset returned {status}")
+        seen = []
+        for _ in range(steps):
+            _check_rows(game, batch, observations, masks, players)
+            random_legal_actions(masks, choice, actions)
+            status = kernels.vector_step(
+                batch,
+                *args,
+                initial,
+                actions,
+                observations,
+                masks,
+                players,
+                rewards,
+                terminated,
+                chance,
+            )
+            _expect(status == NO_ILLEGAL, f"vector_step refused legal actions ({status})")
+            for row in range(rows):
+                if not terminated[row]:
+                    _expect(not rewards[row].any(), "rewards are zero until a game ends")
+            seen.append(batch.tobytes() + rewards.tobytes())
+        random_legal_actions(masks, choice, actions)
+        illegal = actions.copy()
+        illegal[rows - 1] = -1  # the rows before it are legal: nothing may move
+        before = batch.tobytes()
+        status = kernels.vector_step(
+            batch,
+            *args,
+            initial,
+            illegal,
+            observations,
+            masks,
+            players,
+            rewards,
+            terminated,
+            chance,
+        )
+        _expect(status == rows - 1, "vector_step must return the row of an illegal action")
+        _expect(batch.tobytes() == before, "vector_step must change nothing when it refuses")
+        return seen
+
+    _expect(run() == run(), "vector_step with the same seed must play the same games")
+
+
+def _check_rows(
+    game: KernelGame,
+    batch: np.ndarray[Any, Any],
+    observations: np.ndarray[Any, Any],
+    masks: np.ndarray[Any, Any],
+    players: np.ndarray[Any, Any],
+) -> None:
+    start = game.initial_state()
+    for row in range(batch.shape[0]):
+        state = start.child(batch[row])
+        _expect(
+            state.to_move == int(players[row]),
+            "a batch row shows a decision and its player to move",
+            state,
+        )
+        _expect(
+            np.array_equal(observations[row], state.observation(int(players[row])).ravel()),
+            "a batch row's observation is the observation kernel's for the player to move",
+            state,
+        )
+        _expect(
+            np.array_equal(masks[row], state.legal_action_mask()),
+            "a batch row's mask is the action_mask kernel's",
+            state,
         )

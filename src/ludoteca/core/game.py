@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
+import numpy as np
+import numpy.typing as npt
+
 from ludoteca.core.errors import IllegalMoveError, InvalidMoveError
 from ludoteca.core.info import GameInfo
 from ludoteca.core.options import OptionSpec, OptionValue, format_option_value, resolve_options
@@ -135,6 +138,37 @@ class Game(ABC):
     @abstractmethod
     def random_playouts(self, count: int, seed: int) -> PlayoutStats:
         """Play ``count`` uniformly random games from the start in compiled code (benchmarks)."""
+
+    # -- for learning agents (ludoteca.rl); docs/rl.md describes each game's tensor ------------
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of `State.observation`'s float32 tensor with these options.
+
+        Options may change it (a board with more ranks has bigger planes). Every game of
+        Ludoteca declares it; a game that does not raises `NotImplementedError`.
+        """
+        raise NotImplementedError(f"{self.name} declares no observation tensor")
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """How many chance outcomes the game has with these options (0 without chance nodes).
+
+        Chance outcomes have their own index space, apart from the players' actions: the
+        `Move.index` of a chance outcome (and each index of `State.chance_outcome_actions`) is
+        its index among the game's chance outcomes, in ``range(num_chance_outcomes)``, the same
+        in every position (a die roll of 3 has one index wherever it is rolled).
+        """
+        raise NotImplementedError(f"{self.name} declares no chance outcome count")
+
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the plies of a game, chance outcomes included.
+
+        It comes from the rules and the engine safeguards (``max_plies``, ``max_turns``) with
+        these options; no game ever runs longer.
+        """
+        raise NotImplementedError(f"{self.name} declares no maximum game length")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -262,6 +296,58 @@ class State(ABC):
         if self.to_move != CHANCE:
             return ()
         return tuple(zip(self.legal_moves(), self._chance_probabilities(), strict=True))
+
+    # -- for learning agents (ludoteca.rl) -----------------------------------------------------
+
+    def chance_outcome_actions(self) -> tuple[tuple[int, float], ...]:
+        """``((index, probability), ...)`` at a chance node; ``()`` elsewhere.
+
+        The indices are chance outcome indices (``range(game.num_chance_outcomes)``), the same
+        numbers `apply_action` takes at a chance node.
+        """
+        return tuple((move.index, p) for move, p in self.chance_outcomes())
+
+    def returns(self) -> tuple[float, ...]:
+        """One return per player: zeros while the game runs, then the outcome's returns."""
+        outcome = self.outcome
+        if outcome is None:
+            return (0.0,) * self._game.num_players
+        return outcome.returns
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A fresh bool array of ``game.num_actions``: True at each legal action's index.
+
+        All False at a chance node (chance outcomes have their own index space, see
+        `chance_outcome_actions`) and once the game is over.
+        """
+        mask = np.zeros(self._game.num_actions, dtype=np.bool_)
+        if self.to_move is not None and self.to_move != CHANCE:
+            mask[list(self.legal_actions())] = True
+        return mask
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """The position as ``player`` sees it: a fresh float32 tensor of the observation shape.
+
+        The shape is ``game.observation_shape``; docs/rl.md gives each game's planes. Defined in
+        every position, chance nodes and finished games included.
+
+        Raises:
+            ValueError: ``player`` is not a player index of this game.
+        """
+        raise NotImplementedError(f"{self._game.name} provides no observation tensor")
+
+    def _check_player(self, player: int) -> int:
+        """``player`` as an int, if it is a player index of this game."""
+        num_players = self._game.num_players
+        if (
+            isinstance(player, bool)
+            or not isinstance(player, (int, np.integer))
+            or not 0 <= player < num_players
+        ):
+            raise ValueError(
+                f"player must be a player index, 0 to {num_players - 1}; got {player!r}"
+            )
+        return int(player)
 
     def parse_move(self, text: str) -> Move:
         """Read move text and return the legal move it names.

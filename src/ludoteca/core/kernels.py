@@ -15,7 +15,16 @@ tables as arrays, in the game's own fixed order), then the call's own arguments:
     random_playouts(cells, *args, count, seed) -> int64 totals
     random_playout_records(cells, *args, count, seed) -> (int64[count, R], int64[2, CURVE_LENGTH])
 
-(see `ludoteca.core.playouts` for the totals, records and curve). `GameKernels` states this for
+and, for learning agents (`ludoteca.rl`; every game provides them)::
+
+    observation(cells, *args, player, out) -> None          the float32 tensor, flat, into out
+    action_mask(cells, *args, out) -> None                   bool[num_actions] into out
+    vector_reset(batch, *args, initial, observations, masks, players, rng) -> int
+    vector_step(batch, *args, initial, actions, observations, masks, players, rewards,
+                terminated, rng) -> int                       a whole batch, one ply each
+
+(see `ludoteca.core.playouts` for the totals, records and curve, and docs/kernels.md and
+docs/rl.md for the batch kernels). `GameKernels` states this for
 mypy, and `KERNEL_SIGNATURES` for the runtime check in `ludoteca.core.conformance`, which reads
 the parameter names of the compiled functions (numba's ``py_func``). docs/kernels.md explains
 what each of the two checks covers.
@@ -34,6 +43,9 @@ import numpy.typing as npt
 Cells = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
 KernelArg = npt.NDArray[Any]
+Float32Array = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+UInt64Array = npt.NDArray[np.uint64]
 
 
 class GameKernels(Protocol):
@@ -84,6 +96,26 @@ class GameKernels(Protocol):
         """The records and legal-move curve of those same games."""
         ...
 
+    @property
+    def observation(self) -> Callable[..., None]:
+        """Write the observation tensor of the position from one player's view into ``out``."""
+        ...
+
+    @property
+    def action_mask(self) -> Callable[..., None]:
+        """Write the legal-action mask into ``out`` (all False at a chance node or once over)."""
+        ...
+
+    @property
+    def vector_reset(self) -> Callable[..., int]:
+        """Start every game of a batch, play its chance outcomes, write what a learner sees."""
+        ...
+
+    @property
+    def vector_step(self) -> Callable[..., int]:
+        """Play one action in every game of a batch (chance, auto-reset, observations, masks)."""
+        ...
+
 
 #: Per kernel: the parameters after the position and the game's kernel arguments (``None``: the
 #: kernel takes the position alone).
@@ -96,6 +128,19 @@ KERNEL_SIGNATURES: dict[str, tuple[str, ...] | None] = {
     "random_rollout": ("max_plies", "seed"),
     "random_playouts": ("count", "seed"),
     "random_playout_records": ("count", "seed"),
+    "observation": ("player", "out"),
+    "action_mask": ("out",),
+    "vector_reset": ("initial", "observations", "masks", "players", "rng"),
+    "vector_step": (
+        "initial",
+        "actions",
+        "observations",
+        "masks",
+        "players",
+        "rewards",
+        "terminated",
+        "rng",
+    ),
 }
 
 

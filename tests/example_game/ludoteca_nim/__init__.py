@@ -65,6 +65,21 @@ class NimGame(KernelGame):
         self.params: npt.NDArray[np.int64] = params
         self.kernel_args = (self.params,)
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(2,)``: the pile / 100, and whether the observer is to move."""
+        return (k.NUM_FEATURES,)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """0: Nim has no chance."""
+        return 0
+
+    @property
+    def max_game_length(self) -> int:
+        """The pile: every move takes at least one counter."""
+        return int(self._options["pile"] or 0)
+
     def initial_state(self) -> NimState:
         """The full pile, the first player to move."""
         pile = int(self._options["pile"] or 0)

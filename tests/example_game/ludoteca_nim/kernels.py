@@ -28,6 +28,7 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
+from ludoteca.core.vector_kernels import NO_ILLEGAL, first_illegal, write_returns
 
 PILE, TO_MOVE, PLY, WINNER = 0, 1, 2, 3
 CELLS_SIZE = 4
@@ -140,3 +141,66 @@ def random_playout_records(start, params, count, seed):
     records, curve = new_records(count)
     _playouts(start, params, count, seed, records, curve)
     return records, curve
+
+
+# == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
+
+PILE_LIMIT = 100  # the largest pile option: observations divide by it
+OBS_PILE = 0  # counters left / PILE_LIMIT
+OBS_TO_MOVE = 1  # 1 when the observing player is to move
+NUM_FEATURES = 2
+
+
+@njit(cache=True)
+def observation(cells, params, player, out):
+    """Write ``[pile / PILE_LIMIT, whether player is to move]`` into the float32 ``out``."""
+    out[OBS_PILE] = cells[PILE] / PILE_LIMIT
+    out[OBS_TO_MOVE] = 1.0 if cells[PILE] > 0 and cells[TO_MOVE] == player else 0.0
+
+
+@njit(cache=True)
+def action_mask(cells, params, out):
+    """Write the legal-action mask into the bool ``out`` (all False once the pile is empty)."""
+    out[:] = False
+    for action in range(min(cells[PILE], params[P_MAX_TAKE])):
+        out[action] = True
+
+
+@njit(cache=True)
+def _show(cells, params, row, observations, masks, players):
+    players[row] = cells[TO_MOVE]
+    observation(cells, params, cells[TO_MOVE], observations[row])
+    action_mask(cells, params, masks[row])
+
+
+@njit(cache=True)
+def vector_reset(batch, params, initial, observations, masks, players, rng):
+    """Start every game of ``batch`` from ``initial`` (Nim has no chance: ``rng`` is unused)."""
+    for row in range(batch.shape[0]):
+        batch[row] = initial
+        _show(batch[row], params, row, observations, masks, players)
+    return NO_ILLEGAL
+
+
+@njit(cache=True)
+def vector_step(
+    batch, params, initial, actions, observations, masks, players, rewards, terminated, rng
+):
+    """Play ``actions[row]`` in every game; a finished game starts again from ``initial``.
+
+    Returns the first row whose action is not legal (changing nothing), else `NO_ILLEGAL`.
+    """
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    for row in range(batch.shape[0]):
+        cells = batch[row]
+        _apply_inplace(cells, params, actions[row])
+        rewards[row, 0] = 0.0
+        rewards[row, 1] = 0.0
+        terminated[row] = cells[PILE] == 0
+        if terminated[row]:
+            write_returns(rewards, row, cells[WINNER])
+            cells[:] = initial
+        _show(cells, params, row, observations, masks, players)
+    return NO_ILLEGAL

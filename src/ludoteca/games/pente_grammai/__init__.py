@@ -152,6 +152,21 @@ class PenteGrammaiGame(KernelGame):
         self.params: npt.NDArray[np.int64] = params
         self.kernel_args = (self.params,)
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(14, 10)``: the rows of docs/rl.md over the ten points, the observer's W1 first."""
+        return (k.NUM_PLANES, k.NUM_POINTS)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """8: the rolls ``d1``..``d6`` (0..5), then ``first-0`` and ``first-1`` (6, 7)."""
+        return int(k.NUM_CHANCE_OUTCOMES)
+
+    @property
+    def max_game_length(self) -> int:
+        """``max_plies``: the ply count includes the rolls and the first-player draw."""
+        return int(self.params[k.P_MAX_PLIES])
+
     def initial_state(self) -> PenteGrammaiState:
         """The start: who starts drawn (or fixed by ``first``), then White's or Blue's roll."""
         return PenteGrammaiState(self, k.initial_cells(self.params))

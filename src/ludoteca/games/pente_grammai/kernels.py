@@ -52,6 +52,13 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
+from ludoteca.core.vector_kernels import (
+    ENDS_BEFORE_DECISION,
+    NO_ILLEGAL,
+    first_illegal,
+    random_below,
+    write_returns,
+)
 
 NUM_POINTS = 10
 COUNTERS = 5
@@ -423,3 +430,139 @@ def expand(s, params):
         apply_action_inplace(t, actions[i], params)
         players[i] = player_to_move(t)
     return actions, children, players
+
+
+# == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
+#
+# The observation is ``NUM_PLANES`` rows of ten points, from one player's view: the circuit is
+# turned so that the observer's own point 1 comes first (White sees W1..W5, B1..B5; Blue sees
+# B1..B5, W1..W5), so both sides see the same picture of a mirrored position and the goal is
+# always column 7. Rows that hold one number repeat it in every column.
+
+OBS_OWN = 0  # the observer's counters on each point / 5
+OBS_OPPONENT = 1  # the opponent's counters on each point / 5
+OBS_OWN_HAND = 2  # the observer's counters in hand / 5
+OBS_OPPONENT_HAND = 3  # the opponent's counters in hand / 5
+OBS_OWN_STORE = 4  # the observer's stored counters / 5 (sacred="storage")
+OBS_OPPONENT_STORE = 5  # the opponent's stored counters / 5
+OBS_TO_MOVE = 6  # 1 when the turn (the roll to come, or the move) is the observer's
+OBS_DIE = 7  # 7..12: one-hot die d1..d6, all 0 before the roll
+OBS_PLIES = 13  # plies played / max_plies (the ply cap's countdown)
+NUM_PLANES = 14
+
+
+@njit(cache=True)
+def _fill(out, plane, value):
+    out[plane * NUM_POINTS : (plane + 1) * NUM_POINTS] = value
+
+
+@njit(cache=True)
+def observation(s, params, player, out):
+    """Write the position's rows as ``player`` sees them into the flat float32 ``out``."""
+    opponent = 1 - player
+    shift = NUM_POINTS // 2 * player  # the observer's point 1 is column 0
+    for column in range(NUM_POINTS):
+        point = (column + shift) % NUM_POINTS
+        out[OBS_OWN * NUM_POINTS + column] = s[COUNT_AT + player * NUM_POINTS + point] / COUNTERS
+        out[OBS_OPPONENT * NUM_POINTS + column] = (
+            s[COUNT_AT + opponent * NUM_POINTS + point] / COUNTERS
+        )
+    _fill(out, OBS_OWN_HAND, s[HAND_AT + player] / COUNTERS)
+    _fill(out, OBS_OPPONENT_HAND, s[HAND_AT + opponent] / COUNTERS)
+    _fill(out, OBS_OWN_STORE, s[STORE_AT + player] / COUNTERS)
+    _fill(out, OBS_OPPONENT_STORE, s[STORE_AT + opponent] / COUNTERS)
+    to_move = s[STATUS_AT] == ONGOING and s[SIDE_AT] == player
+    _fill(out, OBS_TO_MOVE, 1.0 if to_move else 0.0)
+    for die in range(1, 7):
+        _fill(out, OBS_DIE + die - 1, 1.0 if s[DIE_AT] == die else 0.0)
+    _fill(out, OBS_PLIES, min(s[PLY_AT] / params[P_MAX_PLIES], 1.0))
+
+
+@njit(cache=True)
+def _mask_into(s, params, out, scratch):
+    out[:] = False
+    if s[STATUS_AT] != ONGOING or is_chance_node(s):
+        return
+    n = decision_actions_into(s, params, scratch)
+    for j in range(n):
+        out[scratch[j]] = True
+
+
+@njit(cache=True)
+def action_mask(s, params, out):
+    """Write the legal-action mask into ``out`` (all False at a chance node or once over)."""
+    _mask_into(s, params, out, np.empty(MAX_LEGAL, dtype=np.int64))
+
+
+@njit(cache=True)
+def _play_chance(s, params, rng, row):
+    """Draw the first player and roll the die (game ``row``'s generator) until a decision."""
+    while s[STATUS_AT] == ONGOING and is_chance_node(s):
+        if s[SIDE_AT] == NO_SIDE:
+            apply_action_inplace(s, FIRST_0 + random_below(rng, row, 2), params)
+        else:
+            apply_action_inplace(s, random_below(rng, row, 6), params)
+
+
+@njit(cache=True)
+def _start_game(s, params, initial, rng, row):
+    """Set row ``row`` to the start and play its chance outcomes; False if it ended already."""
+    s[:] = initial
+    _play_chance(s, params, rng, row)
+    return s[STATUS_AT] == ONGOING
+
+
+@njit(cache=True)
+def _show(s, params, row, observations, masks, players, scratch):
+    player = s[SIDE_AT]
+    players[row] = player
+    observation(s, params, player, observations[row])
+    _mask_into(s, params, masks[row], scratch)
+
+
+@njit(cache=True)
+def vector_reset(batch, params, initial, observations, masks, players, rng):
+    """Start every game of ``batch`` from ``initial``, drawing chance outcomes from ``rng``.
+
+    Writes each game's observation (from the view of the player to move), mask and player.
+    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
+    """
+    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        if not _start_game(s, params, initial, rng, row):
+            return ENDS_BEFORE_DECISION
+        _show(s, params, row, observations, masks, players, scratch)
+    return NO_ILLEGAL
+
+
+@njit(cache=True)
+def vector_step(
+    batch, params, initial, actions, observations, masks, players, rewards, terminated, rng
+):
+    """Play ``actions[row]`` in every game of ``batch``, then the rolls up to the next decision.
+
+    Checks every action against ``masks`` first and returns the first row whose action is not
+    legal, changing nothing. Otherwise plays them and the chance outcomes after them (drawn
+    from ``rng``), writes each finished game's returns into ``rewards`` (zeros elsewhere) and
+    ``terminated``, restarts it from ``initial``, and writes every game's observation, mask and
+    player to move. Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before
+    its first move.
+    """
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        apply_action_inplace(s, actions[row], params)
+        _play_chance(s, params, rng, row)
+        rewards[row, 0] = 0.0
+        rewards[row, 1] = 0.0
+        terminated[row] = s[STATUS_AT] != ONGOING
+        if terminated[row]:
+            write_returns(rewards, row, winner(s))
+            if not _start_game(s, params, initial, rng, row):
+                return ENDS_BEFORE_DECISION
+        _show(s, params, row, observations, masks, players, scratch)
+    return NO_ILLEGAL

@@ -135,6 +135,21 @@ class SaltNPepperGame(KernelGame):
         """The number of ranks on the board."""
         return int(self.params[k.P_RANKS])
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(8, ranks, 10)``: the planes of docs/rl.md, rank 1 first, file a first."""
+        return (k.NUM_PLANES, self.ranks, k.WIDTH)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """2: the bag draw's ``first-0`` and ``first-1`` (drawn only with ``first="random"``)."""
+        return int(k.NUM_CHANCE_OUTCOMES)
+
+    @property
+    def max_game_length(self) -> int:
+        """``max_plies``, plus one for the bag draw with ``first="random"``."""
+        return int(self.params[k.P_MAX_PLIES]) + (1 if self.first is None else 0)
+
     def initial_state(self) -> SaltNPepperState:
         """The start position: the bag draw to come (``first="random"``), or the first move."""
         cells = build_cells(self.ranks, start_squares(self.ranks), first=self.first)

@@ -55,6 +55,13 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
+from ludoteca.core.vector_kernels import (
+    ENDS_BEFORE_DECISION,
+    NO_ILLEGAL,
+    first_illegal,
+    random_below,
+    write_returns,
+)
 
 WIDTH = 10
 MIN_RANKS, MAX_RANKS = 6, 20
@@ -491,3 +498,132 @@ def expand(s, params, targets):
         apply_action_inplace(t, actions[i], params, targets)
         players[i] = player_to_move(t)
     return actions, children, players
+
+
+# == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
+#
+# The observation is ``NUM_PLANES`` planes of ``ranks x 10`` (rank 1 first, file a first, so a
+# plane's flat index is the square), from one player's view: own and opponent pieces, then
+# planes that hold one number each.
+
+OBS_OWN = 0  # 1 where a piece of the observing player stands
+OBS_OPPONENT = 1  # 1 where an opponent piece stands
+OBS_IS_PEPPER = 2  # all 1 when the observing player is Pepper
+OBS_TO_MOVE = 3  # all 1 when it is the observing player's turn (0 before the bag draw)
+OBS_OWN_HOME = 4  # the observing player's pieces home / 15
+OBS_OPPONENT_HOME = 5  # the opponent's pieces home / 15
+OBS_PASSES = 6  # passes in a row just now / 2 (the double-pass stop)
+OBS_PLIES = 7  # plies played / max_plies (the ply cap's countdown)
+NUM_PLANES = 8
+NUM_CHANCE_OUTCOMES = 2  # the bag draw: first-0, first-1
+
+
+@njit(cache=True)
+def _fill(out, plane, squares, value):
+    out[plane * squares : (plane + 1) * squares] = value
+
+
+@njit(cache=True)
+def observation(s, params, targets, player, out):
+    """Write the position's planes as ``player`` sees them into the flat float32 ``out``."""
+    squares = WIDTH * params[P_RANKS]
+    out[: 2 * squares] = 0.0
+    for side in range(2):
+        plane = OBS_OWN if side == player else OBS_OPPONENT
+        base = PIECES_AT + side * PIECES_PER_SIDE
+        for i in range(s[ON_BOARD_AT + side]):
+            out[plane * squares + s[base + i]] = 1.0
+    _fill(out, OBS_IS_PEPPER, squares, 1.0 if player == PEPPER else 0.0)
+    to_move = s[STATUS_AT] == ONGOING and s[FIRST_AT] != UNDRAWN and side_to_move(s) == player
+    _fill(out, OBS_TO_MOVE, squares, 1.0 if to_move else 0.0)
+    own_home = PIECES_PER_SIDE - s[ON_BOARD_AT + player]
+    opponent_home = PIECES_PER_SIDE - s[ON_BOARD_AT + 1 - player]
+    _fill(out, OBS_OWN_HOME, squares, own_home / PIECES_PER_SIDE)
+    _fill(out, OBS_OPPONENT_HOME, squares, opponent_home / PIECES_PER_SIDE)
+    _fill(out, OBS_PASSES, squares, min(s[PASSES_AT], 2) / 2.0)
+    _fill(out, OBS_PLIES, squares, min(s[PLY_AT] / params[P_MAX_PLIES], 1.0))
+
+
+@njit(cache=True)
+def _mask_into(s, params, targets, out, scratch):
+    out[:] = False
+    if s[STATUS_AT] != ONGOING or s[FIRST_AT] == UNDRAWN:
+        return
+    n = legal_actions_into(s, params, targets, scratch)
+    for j in range(n):
+        out[scratch[j]] = True
+
+
+@njit(cache=True)
+def action_mask(s, params, targets, out):
+    """Write the legal-action mask into ``out`` (all False at the bag draw or once over)."""
+    _mask_into(s, params, targets, out, np.empty(MAX_LEGAL, dtype=np.int64))
+
+
+@njit(cache=True)
+def _play_chance(s, params, targets, rng, row):
+    """Draw the bag (even odds, game ``row``'s generator) if it is still to be drawn."""
+    if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN:
+        apply_action_inplace(s, random_below(rng, row, 2), params, targets)
+
+
+@njit(cache=True)
+def _start_game(s, params, targets, initial, rng, row):
+    """Set row ``row`` to the start and play its chance outcomes; False if it ended already."""
+    s[:] = initial
+    _play_chance(s, params, targets, rng, row)
+    return s[STATUS_AT] == ONGOING
+
+
+@njit(cache=True)
+def _show(s, params, targets, row, observations, masks, players, scratch):
+    player = side_to_move(s)
+    players[row] = player
+    observation(s, params, targets, player, observations[row])
+    _mask_into(s, params, targets, masks[row], scratch)
+
+
+@njit(cache=True)
+def vector_reset(batch, params, targets, initial, observations, masks, players, rng):
+    """Start every game of ``batch`` from ``initial``, drawing the bag from ``rng``.
+
+    Writes each game's observation (from the view of the player to move), mask and player.
+    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
+    """
+    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        if not _start_game(s, params, targets, initial, rng, row):
+            return ENDS_BEFORE_DECISION
+        _show(s, params, targets, row, observations, masks, players, scratch)
+    return NO_ILLEGAL
+
+
+@njit(cache=True)
+def vector_step(
+    batch, params, targets, initial, actions, observations, masks, players, rewards, terminated, rng
+):
+    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
+
+    Checks every action against ``masks`` first and returns the first row whose action is not
+    legal, changing nothing. Otherwise plays them, writes each finished game's returns into
+    ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial`` (drawing the
+    bag from ``rng``), and writes every game's observation, mask and player to move. Returns
+    `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
+    """
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        apply_action_inplace(s, actions[row], params, targets)
+        rewards[row, 0] = 0.0
+        rewards[row, 1] = 0.0
+        terminated[row] = s[STATUS_AT] != ONGOING
+        if terminated[row]:
+            write_returns(rewards, row, winner(s))
+            if not _start_game(s, params, targets, initial, rng, row):
+                return ENDS_BEFORE_DECISION
+        _show(s, params, targets, row, observations, masks, players, scratch)
+    return NO_ILLEGAL

@@ -1,0 +1,252 @@
+"""`VectorEnv`: many games of one kind played side by side, one compiled call per step.
+
+Every game of the batch is a row of one ``int32`` array; `VectorEnv.step` hands the whole batch
+to the game's ``vector_step`` kernel, which plays each row's action, plays chance outcomes
+(drawn from a small generator per row, seeded by ``seed``) until a player must decide, starts a
+finished game again, and writes every row's observation and legal-action mask. Only numpy and
+numba are needed. docs/rl.md describes the tensors, the rewards and the auto-reset.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ludoteca.core.array_state import ArrayState, KernelGame
+from ludoteca.core.game import Game
+from ludoteca.core.registry import make
+from ludoteca.core.vector_kernels import (
+    ENDS_BEFORE_DECISION,
+    NO_ILLEGAL,
+    random_legal_actions,
+    seed_generators,
+)
+
+MAX_ENVS = 1 << 20
+"""The most games one `VectorEnv` holds (a guard against typos such as ``num_envs=10**9``)."""
+
+
+class VectorStep(NamedTuple):
+    """What `VectorEnv.step` returns, one row per game.
+
+    The arrays are the environment's own buffers, read-only, and overwritten by the next
+    `VectorEnv.step` or `VectorEnv.reset`: copy what you keep.
+
+    Attributes:
+        observations: float32 ``(num_envs, *game.observation_shape)``, each from the view of
+            the row's player to move (after an auto-reset: of the new game).
+        masks: bool ``(num_envs, game.num_actions)``, the legal actions of that player.
+        rewards: float32 ``(num_envs, game.num_players)``: the finished game's returns in a
+            row whose game ended with this step (+1 win, -1 loss, 0 draw), zeros elsewhere.
+        terminated: bool ``(num_envs,)``: whether the row's game ended with this step (and a
+            new one began).
+        players: int64 ``(num_envs,)``: the player to move in each row, whose view the
+            observation is.
+    """
+
+    observations: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.bool_]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    players: npt.NDArray[np.int64]
+
+
+class VectorEnv:
+    """``num_envs`` games of one game and options, stepped together in compiled code.
+
+    Example::
+
+        env = VectorEnv("salt_n_pepper", num_envs=1024, seed=7)
+        observations, masks = env.reset()
+        for _ in range(100):
+            result = env.step(env.random_actions())
+
+    Args:
+        game: A game id (with ``options``) or a `Game` made by `ludoteca.make`.
+        num_envs: How many games to play side by side (1 to `MAX_ENVS`).
+        seed: Fixes every chance outcome: the same seed and the same actions give the same
+            games. `random_actions` draws from a generator of its own, also fixed by ``seed``.
+        **options: The game's options when ``game`` is an id.
+
+    Raises:
+        ValueError: An unknown game or option, a bad ``num_envs`` or ``seed``, or a game whose
+            rules are not compiled kernels.
+    """
+
+    def __init__(self, game: str | Game, num_envs: int, seed: int = 0, **options: Any) -> None:
+        if isinstance(game, Game):
+            if options:
+                raise ValueError("pass options with a game id, not with a Game object")
+            the_game = game
+        else:
+            the_game = make(game, **options)
+        if not isinstance(the_game, KernelGame):
+            raise ValueError(f"{the_game.name} has no compiled kernels; VectorEnv needs them")
+        self.game: KernelGame = the_game
+        self.num_envs = _check_count(num_envs)
+        self._seed = _check_seed(seed)
+        self.observation_shape: tuple[int, ...] = the_game.observation_shape
+        self.num_actions: int = the_game.num_actions
+        self.num_players: int = the_game.num_players
+        self._initial = np.array(the_game.initial_state().cells, dtype=np.int32)
+        n = self.num_envs
+        size = int(np.prod(self.observation_shape))
+        self._batch = np.empty((n, self._initial.shape[0]), dtype=np.int32)
+        self._observations = np.zeros((n, size), dtype=np.float32)
+        self._masks = np.zeros((n, self.num_actions), dtype=np.bool_)
+        self._players = np.zeros(n, dtype=np.int64)
+        self._rewards = np.zeros((n, self.num_players), dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._chance_rng = np.zeros(n, dtype=np.uint64)
+        self._action_rng = np.zeros(n, dtype=np.uint64)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._is_reset = False
+        self._result = VectorStep(
+            _read_only(self._observations.reshape((n, *self.observation_shape))),
+            _read_only(self._masks),
+            _read_only(self._rewards),
+            _read_only(self._terminated),
+            _read_only(self._players),
+        )
+
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Start every game anew; return ``(observations, masks)`` (read-only, see `VectorStep`).
+
+        Chance outcomes before the first decision are played (drawn from the generators). A new
+        ``seed`` replaces the one given at construction.
+
+        Raises:
+            ValueError: A bad seed, or options under which a game ends before its first move.
+        """
+        if seed is not None:
+            self._seed = _check_seed(seed)
+        seed_generators(self._chance_rng, self._seed)
+        seed_generators(self._action_rng, self._seed ^ 0x5DEECE66D)
+        self._rewards[:] = 0.0
+        self._terminated[:] = False
+        game = self.game
+        status = game.kernels.vector_reset(
+            self._batch,
+            *game.kernel_args,
+            self._initial,
+            self._observations,
+            self._masks,
+            self._players,
+            self._chance_rng,
+        )
+        if status == ENDS_BEFORE_DECISION:
+            raise ValueError(self._ends_before_decision())
+        self._is_reset = True
+        return self._result.observations, self._result.masks
+
+    def step(self, actions: npt.ArrayLike) -> VectorStep:
+        """Play ``actions[i]`` in game ``i``, for every game, in one compiled call.
+
+        A game that ends is started again at once (its chance outcomes played), so every row
+        of the result shows a player to move; ``terminated`` and ``rewards`` say which games
+        ended and how.
+
+        Args:
+            actions: One legal action index per game: integers, shape ``(num_envs,)``.
+
+        Raises:
+            ValueError: ``actions`` has the wrong shape or type, or an action is not legal in
+                its game (the error names the first such game); then no game has moved.
+            RuntimeError: `reset` has not been called.
+        """
+        if not self._is_reset:
+            raise RuntimeError("call reset() before step()")
+        chosen = self._check_actions(actions)
+        game = self.game
+        status = game.kernels.vector_step(
+            self._batch,
+            *game.kernel_args,
+            self._initial,
+            chosen,
+            self._observations,
+            self._masks,
+            self._players,
+            self._rewards,
+            self._terminated,
+            self._chance_rng,
+        )
+        if status == ENDS_BEFORE_DECISION:
+            raise ValueError(self._ends_before_decision())
+        if status != NO_ILLEGAL:
+            row = int(status)
+            legal = np.flatnonzero(self._masks[row]).tolist()
+            raise ValueError(
+                f"action {int(chosen[row])} is not legal in env {row}; its legal actions are"
+                f" {legal} (no env has moved)"
+            )
+        return self._result
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """One action per game, uniform among its legal ones (a fresh array).
+
+        Drawn in compiled code from generators of their own, fixed by the seed, so they
+        never change the chance outcomes.
+
+        Raises:
+            RuntimeError: `reset` has not been called.
+        """
+        if not self._is_reset:
+            raise RuntimeError("call reset() before random_actions()")
+        out = np.empty(self.num_envs, dtype=np.int64)
+        random_legal_actions(self._masks, self._action_rng, out)
+        return out
+
+    @property
+    def cells(self) -> npt.NDArray[np.int32]:
+        """The position arrays of the games, one row each (read-only; changed by `step`)."""
+        return _read_only(self._batch)
+
+    def states(self) -> list[ArrayState]:
+        """The games as `ArrayState` values of the single-game API (copies)."""
+        start = self.game.initial_state()
+        return [start.child(row) for row in self._batch]
+
+    def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,):
+            raise ValueError(
+                f"actions must have shape ({self.num_envs},), one per env; got {array.shape}"
+            )
+        if array.dtype == np.int64:
+            return array
+        if not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"actions must be integers; got dtype {array.dtype}")
+        self._actions[:] = array
+        return self._actions
+
+    def _ends_before_decision(self) -> str:
+        return (
+            f"{self.game!r} ends before its first decision (see its max_plies); VectorEnv needs"
+            " games in which a player moves"
+        )
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _check_count(num_envs: int) -> int:
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        raise ValueError(f"num_envs must be an integer from 1 to {MAX_ENVS}; got {num_envs!r}")
+    if not 1 <= num_envs <= MAX_ENVS:
+        raise ValueError(f"num_envs must be from 1 to {MAX_ENVS}; got {num_envs}")
+    return int(num_envs)
+
+
+def _check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be from 0 to 2**63 - 1; got {seed}")
+    return int(seed)
