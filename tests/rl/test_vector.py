@@ -163,6 +163,9 @@ def test_actions_of_another_integer_type_are_accepted() -> None:
     as_int32 = env.random_actions().astype(np.int32)
     env.step(as_int32)
     env.step(env.random_actions().tolist())
+    strided = np.repeat(env.random_actions(), 2)[::2]
+    strided.flags.writeable = False
+    env.step(strided)
 
 
 def test_bad_construction_and_order_are_refused() -> None:

@@ -33,7 +33,6 @@ from ludoteca.analysis.bench import (
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import parse_option_assignments
 from ludoteca.core.registry import game_class, game_ids, make
-from ludoteca.rl.vector import MAX_ENVS
 
 MAX_BENCH_SECONDS = 86_400
 
@@ -310,6 +309,8 @@ def _cold(ids: list[str] | None, as_json: bool, console: Console) -> int:
 
 
 def _vector(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
+    from ludoteca.rl.vector import MAX_ENVS  # here: other commands never load ludoteca.rl
+
     num_envs = arguments.vector
     if not 1 <= num_envs <= MAX_ENVS:
         raise LudotecaError(
