@@ -196,3 +196,23 @@ def test_the_example_in_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> Non
     assert code is not None
     exec(compile(code.group(1), str(DOCS), "exec"), {})
     assert "games finished" in capsys.readouterr().out
+
+
+def test_a_plug_in_game_plays_in_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nim (tests/example_game) from pile 5, everyone taking one: the first player takes the
+    last counter on the fifth step, wins, and the game starts again."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "example_game"))
+    from ludoteca_nim import NimGame
+
+    env = VectorEnv(NimGame(pile=5, max_take=2), num_envs=3, seed=0)
+    observations, masks = env.reset()
+    assert np.allclose(observations, [[0.05, 1.0]] * 3)
+    assert masks.tolist() == [[True, True] + [False] * 7] * 3
+    for step in range(1, 6):
+        result = env.step([0, 0, 0])
+        assert result.terminated.tolist() == [step == 5] * 3
+        assert result.players.tolist() == [step % 2 if step < 5 else 0] * 3
+    assert result.rewards.tolist() == [[1.0, -1.0]] * 3
+    assert np.allclose(result.observations, [[0.05, 1.0]] * 3)  # the new game's first move
+    with pytest.raises(ValueError, match="action 2 is not legal in env 1"):
+        env.step([0, 2, 0])
