@@ -1,5 +1,45 @@
-"""Reinforcement-learning interfaces: observation tensors, batched games (docs/rl.md)."""
+"""Reinforcement learning: observation tensors, batched games and standard interfaces (docs/rl.md).
+
+- `VectorEnv` plays many games at once in compiled code; it needs nothing beyond Ludoteca.
+- `pettingzoo_env` gives a game as a PettingZoo AEC environment (`ludoteca.rl.pettingzoo`).
+- Importing this package registers each game's Gymnasium environment, ``ludoteca/<Game>-v0``
+  (`ludoteca.rl.gymnasium`), when Gymnasium is installed.
+- ``import ludoteca.rl.openspiel`` registers each game with OpenSpiel as ``ludoteca_<game id>``.
+
+The three interfaces need the ``rl`` extra: ``pip install 'ludoteca[rl]'``.
+"""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
 
 from ludoteca.rl.vector import VectorEnv, VectorStep
 
-__all__ = ["VectorEnv", "VectorStep"]
+if TYPE_CHECKING:
+    from ludoteca.rl.pettingzoo import LudotecaAECEnv
+
+#: What to install for the PettingZoo, Gymnasium and OpenSpiel interfaces.
+EXTRA_HINT = "pip install 'ludoteca[rl]'"
+
+
+def pettingzoo_env(
+    game_id: str, *, render_mode: str | None = None, **options: Any
+) -> LudotecaAECEnv:
+    """The PettingZoo AEC environment of ``game_id`` with these options (`ludoteca.rl.pettingzoo`).
+
+    Raises:
+        ImportError: PettingZoo is not installed (the message says how to install it).
+        UnknownGameError, InvalidOptionError: A bad game id or option.
+    """
+    if find_spec("pettingzoo") is None:
+        raise ImportError(f"the PettingZoo environments need PettingZoo: {EXTRA_HINT}")
+    from ludoteca.rl.pettingzoo import pettingzoo_env as make_env
+
+    return make_env(game_id, render_mode=render_mode, **options)
+
+
+if find_spec("gymnasium") is not None:
+    import ludoteca.rl.gymnasium  # noqa: F401 (registers the environments with Gymnasium)
+
+__all__ = ["EXTRA_HINT", "VectorEnv", "VectorStep", "pettingzoo_env"]
