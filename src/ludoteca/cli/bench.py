@@ -21,8 +21,10 @@ from ludoteca.analysis.bench import (
     ColdResult,
     Row,
     Usage,
+    VectorBenchResult,
     bench_cold,
     bench_game,
+    bench_vector,
     default_rows,
     describe_setting,
     load_average,
@@ -77,6 +79,14 @@ def add_bench_parser(
         action="store_true",
         help="measure the compile time with an empty numba cache, per game, in fresh processes",
     )
+    bench.add_argument(
+        "--vector",
+        type=int,
+        default=None,
+        metavar="N",
+        help="measure instead env steps/s of ludoteca.rl.VectorEnv at N games, beside the "
+        "PettingZoo environment's, per game",
+    )
     bench.add_argument("--json", action="store_true", help="print JSON instead of tables")
     option_argument(bench)
     bench.set_defaults(handler=bench_command)
@@ -88,8 +98,12 @@ def bench_command(arguments: argparse.Namespace, console: Console, read_line: ob
     if arguments.cold:
         if arguments.option:
             raise LudotecaError("--cold measures compiling, which no option changes; drop --option")
+        if arguments.vector is not None:
+            raise LudotecaError("--cold and --vector measure different things; use one")
         return _cold(ids, arguments.json, console)
     _check_seconds("--seconds", arguments.seconds)
+    if arguments.vector is not None:
+        return _vector(ids, arguments, console)
     _check_seconds("--search-seconds", arguments.search_seconds)
     search_seconds = 0.0 if arguments.no_mcts else arguments.search_seconds
     rows = _rows(ids, arguments.option)
@@ -292,6 +306,71 @@ def _cold(ids: list[str] | None, as_json: bool, console: Console) -> int:
     _print_cold(console, results)
     _print_machine(console, machine)
     return 0
+
+
+def _vector(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
+    from ludoteca.rl.vector import MAX_ENVS  # here: other commands never load ludoteca.rl
+
+    num_envs = arguments.vector
+    if not 1 <= num_envs <= MAX_ENVS:
+        raise LudotecaError(
+            f"--vector takes a number of games from 1 to {MAX_ENVS:,}; got {num_envs}"
+        )
+    if arguments.option:
+        rows = _rows(ids, arguments.option)
+    else:
+        rows = [Row(game_id, {}, "defaults", "") for game_id in (ids or game_ids())]
+    results = []
+    for row in rows:
+        game = make(row.game, **row.options)
+        if not arguments.json:
+            console.print(f"Measuring {game.name} ({num_envs:,} games at once) …")
+        results.append(bench_vector(game, num_envs, seconds=arguments.seconds, seed=arguments.seed))
+    machine = machine_info()
+    if arguments.json:
+        payload = {"machine": machine, "vector": [result.to_dict() for result in results]}
+        console.print_json(json.dumps(payload))
+        return 0
+    _print_vector(console, results)
+    _print_machine(console, machine)
+    return 0
+
+
+def _print_vector(console: Console, results: list[VectorBenchResult]) -> None:
+    envs = results[0].num_envs
+    table = Table(title=f"Env steps/s: VectorEnv at {envs:,} games against PettingZoo, one core")
+    for column in ("game", "VectorEnv steps/s", "CPU/wall · load", "PettingZoo", "CPU/wall · load"):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    table.add_column("ratio", justify="right", no_wrap=True)
+    for r in results:
+        v = r.vector.usage
+        cells = [
+            r.game,
+            _rate(r.vector.steps_per_second),
+            _cost(v.wall_seconds, v.cpu_seconds, v.load_start, v.load_end),
+        ]
+        if r.pettingzoo is None:
+            cells += ["—", "—", "—"]
+        else:
+            p = r.pettingzoo.usage
+            cells += [
+                _rate(r.pettingzoo.steps_per_second),
+                _cost(p.wall_seconds, p.cpu_seconds, p.load_start, p.load_end),
+                f"{r.speedup:,.0f}×" if r.speedup is not None else "—",
+            ]
+        table.add_row(*cells)
+    console.print(table)
+    console.print(
+        "An env step is one player's decision; chance outcomes are played inside the "
+        "environments. Timed: VectorEnv.step (observations, masks, chance and restarts "
+        "included) and the PettingZoo env's reset, last and step; drawing the random legal "
+        "actions is not. Ratio: VectorEnv's steps/s over PettingZoo's (wall time); --json adds the "
+        "rates per CPU second."
+    )
+    for r in results:
+        console.print(f"{r.game}: {r.options}.")
+        if r.pettingzoo is None:
+            console.print(f"{r.game}: PettingZoo not measured: {r.pettingzoo_note}")
 
 
 def _print_machine(console: Console, machine: dict[str, str]) -> None:

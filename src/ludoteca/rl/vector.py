@@ -216,10 +216,10 @@ class VectorEnv:
             raise ValueError(
                 f"actions must have shape ({self.num_envs},), one per env; got {array.shape}"
             )
-        if array.dtype == np.int64:
-            return array
         if not np.issubdtype(array.dtype, np.integer):
             raise ValueError(f"actions must be integers; got dtype {array.dtype}")
+        # Always the env's own int64 buffer: a read-only or strided array would make numba
+        # compile the kernel again for its type.
         self._actions[:] = array
         return self._actions
 
