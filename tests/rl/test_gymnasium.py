@@ -56,7 +56,7 @@ def test_gymnasiums_checker_passes(name: str) -> None:
 
 
 def test_gymnasiums_checker_passes_against_a_searching_opponent() -> None:
-    env = gymnasium.make("ludoteca/Splinter-v0", opponent="level:2", size="7x7")
+    env = gymnasium.make("ludoteca/Splinter-v0", opponent="level:2", size="9x10")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)

@@ -32,8 +32,8 @@ from ludoteca.rl.openspiel import (
 SHORT = {
     "pente_grammai": {"max_plies": 80},
     "salt_n_pepper": {"ranks": 6, "max_plies": 80},
-    "salta": {"move_limit": "20", "max_plies": 80},
-    "splinter": {"size": "7x7", "max_plies": 60},
+    "salta": {"move_limit": "20", "scoring": "simplified"},
+    "splinter": {"size": "9x10", "max_plies": 60},
     "steppin_stones": {"max_turns": 6},
 }
 
@@ -120,7 +120,7 @@ def test_the_compiled_rollouts_estimate_returns_and_give_uniform_priors() -> Non
 
 
 def test_a_ludoteca_agent_is_a_bot() -> None:
-    game = load("splinter", size="7x7")
+    game = load("splinter", size="9x10")
     state = game.new_initial_state()
     assert AgentBot(game, "random", seed=1).step(state) in state.legal_actions()
     with pytest.raises(AgentError, match="accepted"):

@@ -87,7 +87,7 @@ def play(env: LudotecaAECEnv, choose: Callable[[np.ndarray], int]) -> dict[str, 
 
 @pytest.mark.parametrize("game_id", TWO_PLAYER_GAMES)
 def test_a_whole_game_ends_with_the_games_returns_as_rewards(game_id: str) -> None:
-    small = {"salta": {"move_limit": 20}, "splinter": {"size": "7x7"}}.get(game_id, {})
+    small = {"salta": {"move_limit": 20}, "splinter": {"size": "9x10"}}.get(game_id, {})
     env = pettingzoo_env(game_id, **small)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
@@ -142,7 +142,7 @@ def test_an_illegal_action_is_refused_with_the_legal_ones_and_changes_nothing() 
 
 
 def test_ansi_rendering_is_the_terminal_board() -> None:
-    env = pettingzoo_env("splinter", render_mode="ansi", size="7x7")
+    env = pettingzoo_env("splinter", render_mode="ansi", size="9x10")
     env.reset(seed=0)
     assert env.render() == str(env.state)
     assert pettingzoo_env("splinter").render() is None
