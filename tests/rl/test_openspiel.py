@@ -58,7 +58,7 @@ def test_openspiels_random_simulation_test_passes(game_id: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_openspiels_random_simulation_test_passes_with_the_default_options(game_id: str) -> None:
-    pyspiel.random_sim_test(load(game_id), num_sims=10, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load(game_id), num_sims=3, serialize=True, verbose=False)
 
 
 def mcts_bot(game: pyspiel.Game, simulations: int, seed: int) -> mcts.MCTSBot:

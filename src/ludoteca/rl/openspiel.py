@@ -37,7 +37,7 @@ from open_spiel.python.algorithms import mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ludoteca.ai.specs import agent_from_spec
-from ludoteca.core.errors import IllegalMoveError, InvalidOptionError
+from ludoteca.core.errors import InvalidOptionError
 from ludoteca.core.game import Game, State
 from ludoteca.core.options import OptionSpec, OptionValue, format_option_value
 from ludoteca.core.outcome import CHANCE
@@ -142,10 +142,11 @@ class LudotecaSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         quoted = {name: _quoted(value) for name, value in given.items()}
         super().__init__(_GAME_TYPES[game_id], info, quoted)
+        self._initial_state = game.initial_state()  # immutable: every new game shares it
 
     def new_initial_state(self) -> LudotecaSpielState:
         """The position before the first move (or the first chance node)."""
-        return LudotecaSpielState(self, self.ludoteca_game.initial_state())
+        return LudotecaSpielState(self, self._initial_state)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
@@ -185,7 +186,7 @@ def _unquoted(value: ParameterValue) -> ParameterValue:
 
 
 @lru_cache(maxsize=64)
-def _make(game_id: str, params: tuple[tuple[str, ParameterValue], ...]) -> Game:
+def _make(game_id: str, params: tuple[tuple[str, OptionValue], ...]) -> Game:
     """The Ludoteca game of these parameters (games are immutable: states may share one)."""
     return make(game_id, **dict(params))
 
@@ -198,10 +199,21 @@ class _Position:
     and position text.
     """
 
-    __slots__ = ("state",)
+    __slots__ = ("_texts", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
+        self._texts: dict[int, str] | None = None
+
+    def text_of(self, action: int) -> str | None:
+        """The notation of the legal move (or chance outcome) ``action``; ``None`` if illegal.
+
+        OpenSpiel asks for the text of every outcome of a roll (1,296 in Steppin' Stones), so
+        the texts are read from the legal moves once per position.
+        """
+        if self._texts is None:
+            self._texts = {move.index: move.text for move in self.state.legal_moves()}
+        return self._texts.get(action)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self
@@ -212,7 +224,7 @@ class _Position:
 
 
 def _restore(game_id: str, options: dict[str, OptionValue], text: str) -> _Position:
-    return _Position(make(game_id, **options).parse_state(text))
+    return _Position(_make(game_id, tuple(sorted(options.items()))).parse_state(text))
 
 
 class LudotecaSpielState(pyspiel.State):  # type: ignore[misc]
@@ -249,10 +261,8 @@ class LudotecaSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The move's notation when it is legal here, else ``"action <index>"``."""
-        try:
-            return self._position.state.move_from_index(action).text
-        except IllegalMoveError:
-            return f"action {action}"
+        text = self._position.text_of(action)
+        return f"action {action}" if text is None else text
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
