@@ -7,6 +7,8 @@ where .ci/run installs the extra and these tests must run.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -155,3 +157,25 @@ def test_bad_games_options_and_render_modes_are_refused_clearly() -> None:
         pettingzoo_env("salt_n_pepper", ranks=99)
     with pytest.raises(ValueError, match="accepted: None, 'ansi'"):
         pettingzoo_env("salta", render_mode="human")
+
+
+def test_without_the_extra_ludoteca_rl_imports_and_says_what_to_install() -> None:
+    # A module set to None in sys.modules cannot be imported: the extra's absence, simulated.
+    code = (
+        "import sys\n"
+        "sys.modules.update(gymnasium=None, pettingzoo=None, pyspiel=None)\n"
+        "import ludoteca.rl\n"
+        "env = ludoteca.rl.VectorEnv('salt_n_pepper', num_envs=2, seed=0)\n"
+        "print(env.reset()[0].shape)\n"
+        "try:\n"
+        "    ludoteca.rl.pettingzoo_env('salta')\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    shape, message = result.stdout.strip().splitlines()
+    assert shape == "(2, 8, 10, 10)"
+    assert message == "the PettingZoo environments need PettingZoo: pip install 'ludoteca[rl]'"
