@@ -57,7 +57,8 @@ def test_two_player_games_are_all_there() -> None:
     assert set(TWO_PLAYER_GAMES) == {"pente_grammai", "salt_n_pepper", "salta", "splinter"}
 
 
-@pytest.mark.parametrize("game_id", TWO_PLAYER_GAMES)
+# The solitaire too: a PettingZoo environment with one agent.
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_pettingzoos_api_and_seed_tests_pass(game_id: str) -> None:
     with only_declined_advice():
         api_test(pettingzoo_env(game_id), num_cycles=60)
@@ -65,7 +66,7 @@ def test_pettingzoos_api_and_seed_tests_pass(game_id: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", TWO_PLAYER_GAMES)
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_pettingzoos_api_and_seed_tests_pass_over_whole_games(game_id: str) -> None:
     with only_declined_advice():
         api_test(pettingzoo_env(game_id), num_cycles=1000)
