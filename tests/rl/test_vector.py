@@ -62,6 +62,7 @@ def test_the_batch_agrees_with_the_single_game_move_for_move(
     game = env.game
     observations, masks = env.reset()
     singles = [_follow(game.initial_state(), row) for row in env.cells]
+    assert env.players.tolist() == [single.to_move for single in singles]
     finished = 0
     for _ in range(250):
         for row, single in enumerate(singles):

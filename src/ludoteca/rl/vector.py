@@ -201,6 +201,14 @@ class VectorEnv:
         return out
 
     @property
+    def players(self) -> npt.NDArray[np.int64]:
+        """The player to move in each game, whose view its observation is (read-only).
+
+        Set by `reset` and by every `step` (the same array as `VectorStep.players`).
+        """
+        return self._result.players
+
+    @property
     def cells(self) -> npt.NDArray[np.int32]:
         """The position arrays of the games, one row each (read-only; changed by `step`)."""
         return _read_only(self._batch)
