@@ -13,10 +13,14 @@ if TYPE_CHECKING:
     from ludoteca.core.kernels import GameKernels
     from ludoteca.games.pente_grammai import kernels as pente_grammai
     from ludoteca.games.salt_n_pepper import kernels as salt_n_pepper
+    from ludoteca.games.salta import kernels as salta
+    from ludoteca.games.splinter import kernels as splinter
+    from ludoteca.games.steppin_stones import kernels as steppin_stones
 
-    # Salta, Splinter and Steppin' Stones return here with their learning kernels
-    # (observation, action_mask, vector_reset, vector_step), which are still to come.
     CHECKED: tuple[GameKernels, ...] = (
         pente_grammai,
         salt_n_pepper,
+        salta,
+        splinter,
+        steppin_stones,
     )

@@ -163,6 +163,31 @@ class SaltaGame(KernelGame):
         self.goals: npt.NDArray[np.int64] = GOALS[str(self._options["goal"])]
         self.kernel_args = (self.params, self.goals)
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(39, 10, 10)``: the planes of docs/rl.md, from the observer's side of the board."""
+        return (k.NUM_OBS_PLANES, k.WIDTH, k.WIDTH)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """0: Salta has no chance."""
+        return 0
+
+    @property
+    def max_game_length(self) -> int:
+        """The plies before the 120-move rule, plus the played scoring phase if there is one.
+
+        In the played scoring phase each side makes at most ``scoring_cap`` counted moves, and
+        a finished side's uncounted passes alternate with the other side's moves. Without the
+        move limit, ``max_plies``.
+        """
+        start = int(self.params[k.P_SCORING_START])
+        if start < 0:
+            return int(self.params[k.P_MAX_PLIES])
+        if self.params[k.P_SCORING_MODE] == k.SCORING_SIMPLIFIED:
+            return start
+        return start + 2 * int(self.params[k.P_SCORING_CAP])
+
     def initial_state(self) -> SaltaState:
         """The start position, Green to move."""
         cells = np.zeros(k.CELLS_SIZE, dtype=np.int32)

@@ -44,6 +44,7 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
+from ludoteca.core.vector_kernels import NO_ILLEGAL, first_illegal, write_returns
 
 WIDTH = 10
 NUM_SQUARES = 100
@@ -622,3 +623,129 @@ def expand(s, params, goals):
         apply_action_inplace(t, actions[i], params, goals)
         players[i] = player_to_move(t)
     return actions, children, players
+
+
+# == Learning agents: observation planes, legal-action masks, batches of games ==================
+#
+# What a learning agent sees of a position: float32 planes over the 10x10 board, from the view
+# of one player, written flat (plane, rank, file) into ``out`` (docs/rl.md lists the planes).
+# Red's view is the board turned through 180° (square -> 99 - square), so each side sees its
+# own pieces start at the bottom and march up; Red's start and goal squares are Green's turned
+# the same way, so the two views of a mirrored position agree.
+
+OBS_MY_PIECES = 0  # + piece index 0..14 (Stars 1-5, Moons 1-5, Suns 1-5): 1 where it stands
+OBS_THEIR_PIECES = 15  # the opponent's, likewise
+OBS_MY_HOME = 30  # 1 where one of my pieces stands on its own goal square
+OBS_THEIR_HOME = 31
+OBS_MY_TURN = 32  # all 1 when the observer is to move
+OBS_MOVES_FIRST = 33  # all 1 when the observer is Green (against whom Red has the extra move)
+OBS_MOVE_RULE = 34  # plies played / plies before the 120-move rule, at most 1 (0 without it)
+OBS_SCORING = 35  # all 1 while the played scoring phase is under way
+OBS_MY_SCORING_MOVES = 36  # my moves in the played scoring phase / scoring_cap
+OBS_THEIR_SCORING_MOVES = 37
+OBS_PLY_CAP = 38  # plies played / max_plies (the engine safeguard), at most 1
+NUM_OBS_PLANES = 39
+
+
+@njit(cache=True)
+def _fill_plane(out, plane, value):
+    out[plane * NUM_SQUARES : (plane + 1) * NUM_SQUARES] = value
+
+
+@njit(cache=True)
+def observation(s, params, goals, player, out):
+    """Write the planes of ``s`` as ``player`` sees them into the flat float32 ``out``.
+
+    Row 0 of a plane is the observer's first rank, column 0 its left-hand file.
+    """
+    out[:] = 0.0
+    for side in range(2):
+        mine = side == player
+        for piece in range(PIECES_PER_SIDE):
+            square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+            seen = square if player == GREEN else NUM_SQUARES - 1 - square
+            plane = (OBS_MY_PIECES if mine else OBS_THEIR_PIECES) + piece
+            out[plane * NUM_SQUARES + seen] = 1.0
+            if square == goals[side, piece]:
+                out[(OBS_MY_HOME if mine else OBS_THEIR_HOME) * NUM_SQUARES + seen] = 1.0
+    if s[STATUS_AT] == ONGOING and side_to_move(s) == player:
+        _fill_plane(out, OBS_MY_TURN, 1.0)
+    if player == GREEN:
+        _fill_plane(out, OBS_MOVES_FIRST, 1.0)
+    start = params[P_SCORING_START]
+    if start > 0:
+        _fill_plane(out, OBS_MOVE_RULE, min(1.0, s[PLY_AT] / start))
+    if in_scoring_phase(s, params) and params[P_SCORING_MODE] == SCORING_PLAYED:
+        cap = params[P_SCORING_CAP]
+        _fill_plane(out, OBS_SCORING, 1.0)
+        _fill_plane(out, OBS_MY_SCORING_MOVES, min(1.0, s[SCORING_MOVES_AT + player] / cap))
+        _fill_plane(out, OBS_THEIR_SCORING_MOVES, min(1.0, s[SCORING_MOVES_AT + 1 - player] / cap))
+    _fill_plane(out, OBS_PLY_CAP, min(1.0, s[PLY_AT] / params[P_MAX_PLIES]))
+
+
+@njit(cache=True)
+def _mask_into(s, params, goals, legal, out):
+    """`action_mask` with a scratch array ``legal`` of ``2 * MAX_LEGAL`` actions (``s`` moves)."""
+    out[:] = False
+    if s[STATUS_AT] != ONGOING:
+        return
+    n = legal_actions_into(s, params, goals, legal)
+    for i in range(n):
+        out[legal[i]] = True
+
+
+@njit(cache=True)
+def action_mask(s, params, goals, out):
+    """Write True into ``out[action]`` for every legal action of ``s``, False elsewhere."""
+    _mask_into(s.copy(), params, goals, np.empty(2 * MAX_LEGAL, dtype=np.int64), out)
+
+
+@njit(cache=True)
+def _show(s, params, goals, row, observations, masks, players, legal):
+    """Write what the player to move sees in game ``row`` of a batch, and its legal actions."""
+    player = side_to_move(s)
+    players[row] = player
+    observation(s, params, goals, player, observations[row])
+    _mask_into(s, params, goals, legal, masks[row])
+
+
+@njit(cache=True)
+def vector_reset(batch, params, goals, initial, observations, masks, players, rng):
+    """Start every game of ``batch`` from ``initial`` (Salta has no chance: ``rng`` is unused).
+
+    Writes each game's observation (from the view of the player to move), mask and player.
+    Returns `NO_ILLEGAL`.
+    """
+    legal = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        batch[row] = initial
+        _show(batch[row], params, goals, row, observations, masks, players, legal)
+    return NO_ILLEGAL
+
+
+@njit(cache=True)
+def vector_step(
+    batch, params, goals, initial, actions, observations, masks, players, rewards, terminated, rng
+):
+    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
+
+    Checks every action against ``masks`` first and returns the first row whose action is not
+    legal, changing nothing. Otherwise plays them, writes each finished game's returns into
+    ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial``, and writes
+    every game's observation, mask and player to move. Returns `NO_ILLEGAL`.
+    """
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    legal = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        apply_action_inplace(s, actions[row], params, goals)
+        rewards[row, 0] = 0.0
+        rewards[row, 1] = 0.0
+        terminated[row] = s[STATUS_AT] != ONGOING
+        if terminated[row]:
+            write_returns(rewards, row, winner(s))
+            s[:] = initial
+        _show(s, params, goals, row, observations, masks, players, legal)
+    return NO_ILLEGAL

@@ -139,6 +139,21 @@ class SplinterGame(KernelGame):
         self.nbr: npt.NDArray[np.int64] = neighbour_table(self.width, self.height)
         self.kernel_args = (self.params, self.nbr)
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(10, ranks, files)``: the planes of docs/rl.md, from the observer's side."""
+        return (k.NUM_OBS_PLANES, self.height, self.width)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """2 with ``first="random"`` (``first-0``, ``first-1``), else 0: no chance node."""
+        return 2 if self.params[k.P_FIRST] == k.CHANCE else 0
+
+    @property
+    def max_game_length(self) -> int:
+        """``max_plies`` turns, plus the draw of the first player with ``first="random"``."""
+        return int(self.params[k.P_MAX_PLIES]) + (1 if self.params[k.P_FIRST] == k.CHANCE else 0)
+
     def initial_state(self) -> SplinterState:
         """The start position: the first player to move, or the draw of the first player."""
         cells = np.zeros(k.HEADER_SIZE + self.width * self.height, dtype=np.int32)

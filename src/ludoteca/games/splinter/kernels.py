@@ -68,6 +68,13 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
+from ludoteca.core.vector_kernels import (
+    ENDS_BEFORE_DECISION,
+    NO_ILLEGAL,
+    first_illegal,
+    random_below,
+    write_returns,
+)
 
 BLUE, RED = 0, 1
 CHANCE = -1
@@ -1017,3 +1024,149 @@ def expand(s, params, nbr):
         apply_action_inplace(t, actions[i], params, nbr, label, order, groups, sizes)
         players[i] = player_to_move(t)
     return actions, children, players
+
+
+# == Learning agents: observation planes, legal-action masks, batches of games ==================
+#
+# What a learning agent sees of a position: float32 planes over the board (ranks x files), from
+# the view of one player, written flat (plane, rank, file) into ``out`` (docs/rl.md lists the
+# planes). Red's view is the board turned through 180° (square -> width * height - 1 - square):
+# Red's start is Blue's turned the same way, so each player sees its own pieces where Blue sees
+# Blue's.
+
+OBS_MY_PIECES = 0  # + type (square, cross, circle): 1 where one of my pieces of it stands
+OBS_THEIR_PIECES = 3
+OBS_NO_RETURN_PIECES = 6  # 1 under the pieces the last move displaced (still on the board)
+OBS_NO_RETURN_SQUARES = 7  # 1 on the squares those pieces left, where they may not go back
+OBS_MY_TURN = 8  # all 1 when the observer is to move
+OBS_TURNS = 9  # turns played / max_plies (the engine safeguard), at most 1
+NUM_OBS_PLANES = 10
+
+
+@njit(cache=True, inline="always")
+def _seen(square, player, num_squares):
+    """Where ``square`` is in ``player``'s view (Red's is turned through 180°)."""
+    return square if player == BLUE else num_squares - 1 - square
+
+
+@njit(cache=True)
+def observation(s, params, nbr, player, out):
+    """Write the planes of ``s`` as ``player`` sees them into the flat float32 ``out``.
+
+    Row 0 of a plane is the observer's first rank, column 0 its left-hand file.
+    """
+    out[:] = 0.0
+    num_squares = params[P_WIDTH] * params[P_HEIGHT]
+    for square in range(num_squares):
+        code = s[BOARD_AT + square]
+        if code != 0:
+            side = (code - 1) // NUM_TYPES
+            plane = (OBS_MY_PIECES if side == player else OBS_THEIR_PIECES) + (code - 1) % 3
+            out[plane * num_squares + _seen(square, player, num_squares)] = 1.0
+    direction = s[LAST_DIRECTION_AT]
+    square = s[LAST_FIRST_AT]
+    left = nbr[square, opposite(direction)]  # where the moving piece came from
+    for _ in range(s[LAST_COUNT_AT]):
+        out[OBS_NO_RETURN_PIECES * num_squares + _seen(square, player, num_squares)] = 1.0
+        out[OBS_NO_RETURN_SQUARES * num_squares + _seen(left, player, num_squares)] = 1.0
+        left = square
+        square = nbr[square, direction]
+    if s[STATUS_AT] == ONGOING and s[TO_MOVE_AT] == player:
+        out[OBS_MY_TURN * num_squares : (OBS_MY_TURN + 1) * num_squares] = 1.0
+    turns = min(1.0, s[PLY_AT] / params[P_MAX_PLIES])
+    out[OBS_TURNS * num_squares : (OBS_TURNS + 1) * num_squares] = turns
+
+
+@njit(cache=True)
+def _mask_into(s, params, nbr, workspace, legal, out):
+    """`action_mask` with scratch space (``s`` is changed while moves are tried, then restored)."""
+    out[:] = False
+    if s[STATUS_AT] != ONGOING or s[TO_MOVE_AT] == CHANCE:
+        return
+    label, order, _, seeds, group_sizes, sizes = workspace
+    n = legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, legal)
+    for i in range(n):
+        out[legal[i]] = True
+
+
+@njit(cache=True)
+def action_mask(s, params, nbr, out):
+    """Write True into ``out[action]`` for every legal action of ``s``, False elsewhere.
+
+    All False at the chance node of ``first=random`` (chance outcomes are no actions).
+    """
+    workspace = new_workspace(nbr.shape[0])
+    _mask_into(s.copy(), params, nbr, workspace, np.empty(MAX_LEGAL + 1, dtype=np.int64), out)
+
+
+@njit(cache=True)
+def _start_game(s, params, nbr, initial, rng, row, workspace):
+    """Set ``s`` (game ``row`` of a batch) to ``initial`` and draw the first player if needed.
+
+    The draw is at even odds from game ``row``'s generator in ``rng``.
+    """
+    s[:] = initial
+    if s[STATUS_AT] == ONGOING and s[TO_MOVE_AT] == CHANCE:
+        label, order, groups, _, _, sizes = workspace
+        draw = random_below(rng, row, 2)
+        apply_action_inplace(s, draw, params, nbr, label, order, groups, sizes)
+
+
+@njit(cache=True)
+def _show(s, params, nbr, row, observations, masks, players, workspace, legal):
+    """Write what the player to move sees in game ``row`` of a batch, and its legal actions."""
+    player = s[TO_MOVE_AT]
+    players[row] = player
+    observation(s, params, nbr, player, observations[row])
+    _mask_into(s, params, nbr, workspace, legal, masks[row])
+
+
+@njit(cache=True)
+def vector_reset(batch, params, nbr, initial, observations, masks, players, rng):
+    """Start every game of ``batch`` from ``initial``, drawing the first player from ``rng``.
+
+    Writes each game's observation (from the view of the player to move), mask and player.
+    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
+    """
+    workspace = new_workspace(nbr.shape[0])
+    legal = np.empty(MAX_LEGAL + 1, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        _start_game(s, params, nbr, initial, rng, row, workspace)
+        if s[STATUS_AT] != ONGOING:
+            return ENDS_BEFORE_DECISION
+        _show(s, params, nbr, row, observations, masks, players, workspace, legal)
+    return NO_ILLEGAL
+
+
+@njit(cache=True)
+def vector_step(
+    batch, params, nbr, initial, actions, observations, masks, players, rewards, terminated, rng
+):
+    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
+
+    Checks every action against ``masks`` first and returns the first row whose action is not
+    legal, changing nothing. Otherwise plays them, writes each finished game's returns into
+    ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial`` (drawing the
+    first player from ``rng``), and writes every game's observation, mask and player to move.
+    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
+    """
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    workspace = new_workspace(nbr.shape[0])
+    label, order, groups, _, _, sizes = workspace
+    legal = np.empty(MAX_LEGAL + 1, dtype=np.int64)
+    for row in range(batch.shape[0]):
+        s = batch[row]
+        apply_action_inplace(s, actions[row], params, nbr, label, order, groups, sizes)
+        rewards[row, 0] = 0.0
+        rewards[row, 1] = 0.0
+        terminated[row] = s[STATUS_AT] != ONGOING
+        if terminated[row]:
+            write_returns(rewards, row, winner(s))
+            _start_game(s, params, nbr, initial, rng, row, workspace)
+            if s[STATUS_AT] != ONGOING:
+                return ENDS_BEFORE_DECISION
+        _show(s, params, nbr, row, observations, masks, players, workspace, legal)
+    return NO_ILLEGAL

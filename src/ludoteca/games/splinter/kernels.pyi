@@ -6,7 +6,14 @@ signatures match its functions. Other names are typed as ``Any``.
 
 from typing import Any
 
-from ludoteca.core.kernels import Cells, Int64Array, KernelArg
+from ludoteca.core.kernels import (
+    BoolArray,
+    Cells,
+    Float32Array,
+    Int64Array,
+    KernelArg,
+    UInt64Array,
+)
 
 def legal_actions(s: Cells, params: KernelArg, nbr: KernelArg, /) -> Int64Array: ...
 def apply_action(s: Cells, params: KernelArg, nbr: KernelArg, action: int, /) -> Cells: ...
@@ -32,4 +39,33 @@ def random_playouts(
 def random_playout_records(
     start: Cells, params: KernelArg, nbr: KernelArg, count: int, seed: int, /
 ) -> tuple[Int64Array, Int64Array]: ...
+def observation(
+    s: Cells, params: KernelArg, nbr: KernelArg, player: int, out: Float32Array, /
+) -> None: ...
+def action_mask(s: Cells, params: KernelArg, nbr: KernelArg, out: BoolArray, /) -> None: ...
+def vector_reset(
+    batch: Cells,
+    params: KernelArg,
+    nbr: KernelArg,
+    initial: Cells,
+    observations: Float32Array,
+    masks: BoolArray,
+    players: Int64Array,
+    rng: UInt64Array,
+    /,
+) -> int: ...
+def vector_step(
+    batch: Cells,
+    params: KernelArg,
+    nbr: KernelArg,
+    initial: Cells,
+    actions: Int64Array,
+    observations: Float32Array,
+    masks: BoolArray,
+    players: Int64Array,
+    rewards: Float32Array,
+    terminated: BoolArray,
+    rng: UInt64Array,
+    /,
+) -> int: ...
 def __getattr__(name: str) -> Any: ...

@@ -167,6 +167,26 @@ class SteppinStonesGame(KernelGame):
         self.params: npt.NDArray[np.int64] = params
         self.kernel_args = (self.params, self.geometry)
 
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(55, 8, 8)``, or ``(55, 10, 10)`` on the large board: the planes of docs/rl.md."""
+        return (k.NUM_OBS_PLANES, self.layout.size, self.layout.size)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """1,296: the faces of four dice (suits that do not roll count as face 0)."""
+        return int(c.NUM_OUTCOMES)
+
+    @property
+    def max_game_length(self) -> int:
+        """``max_turns`` turns of at most 32 plies (chance outcomes included).
+
+        A turn has at most two rolls, one use of each of the four phase-1 dice, 24 steps of
+        phase-2 budget (four dice of at most 6, and every move costs at least one step) and two
+        ``end``s.
+        """
+        return int(k.MAX_PLIES_PER_TURN) * int(self.params[k.P_MAX_TURNS])
+
     def initial_state(self) -> SteppinStonesState:
         """The start position: every coin showing its value, the phase-1 dice to be rolled."""
         cells = np.zeros(c.CELLS_SIZE, dtype=np.int32)
