@@ -185,6 +185,13 @@ def test_bad_construction_and_order_are_refused() -> None:
         env.step([0, 0])
 
 
+def test_a_game_without_batch_kernels_is_refused() -> None:
+    from tests.core.toy_games import ToyDiceGame
+
+    with pytest.raises(ValueError, match="has no compiled batch kernels"):
+        VectorEnv(ToyDiceGame(), num_envs=2)
+
+
 def test_options_under_which_a_game_ends_before_a_decision_are_refused() -> None:
     env = VectorEnv("pente_grammai", num_envs=2, max_plies=2)  # the draw and the first roll
     with pytest.raises(ValueError, match="ends before its first decision"):
