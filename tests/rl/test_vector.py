@@ -102,6 +102,23 @@ def test_the_same_seed_plays_the_same_games(game_id: str) -> None:
     assert play(5) != play(6)
 
 
+def test_other_random_play_in_the_process_changes_nothing() -> None:
+    """The batch draws from its own generators, not numba's global one that rollouts use."""
+
+    def play(disturb: bool) -> list[bytes]:
+        env = VectorEnv("pente_grammai", num_envs=8, seed=4)
+        env.reset()
+        seen = []
+        for step in range(40):
+            if disturb:
+                env.game.random_playouts(1, step)  # reseeds and draws from numba's generator
+            env.step(env.random_actions())
+            seen.append(env.cells.tobytes())
+        return seen
+
+    assert play(disturb=True) == play(disturb=False)
+
+
 def test_reset_with_a_seed_starts_the_same_games_again() -> None:
     env = VectorEnv("pente_grammai", num_envs=8, seed=1)
     first, _ = env.reset()
