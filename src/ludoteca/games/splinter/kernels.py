@@ -1078,9 +1078,11 @@ def observation(s, params, nbr, player, out):
 
 
 @njit(cache=True)
-def _mask_into(s, params, nbr, workspace, legal, out):
-    """`action_mask` with scratch space (``s`` is changed while moves are tried, then restored)."""
-    out[:] = False
+def _set_legal(s, params, nbr, workspace, legal, out):
+    """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone).
+
+    Uses scratch space; ``s`` is changed while moves are tried, then restored.
+    """
     if s[STATUS_AT] != ONGOING or s[TO_MOVE_AT] == CHANCE:
         return
     label, order, _, seeds, group_sizes, sizes = workspace
@@ -1090,13 +1092,31 @@ def _mask_into(s, params, nbr, workspace, legal, out):
 
 
 @njit(cache=True)
+def _unset_moves(s, params, out):
+    """Set ``out`` False wherever a legal action of the decision ``s`` could be True.
+
+    Every action of the player to move starts on one of its pieces, so only those squares'
+    blocks of ``NUM_DIRECTIONS * MAX_CHOICES`` actions (and ``PASS``) need clearing: a few
+    hundred entries of a mask of ``NUM_ACTIONS``.
+    """
+    block = NUM_DIRECTIONS * MAX_CHOICES
+    mover = s[TO_MOVE_AT]
+    for square in range(params[P_WIDTH] * params[P_HEIGHT]):
+        code = s[BOARD_AT + square]
+        if code != 0 and (code - 1) // NUM_TYPES == mover:
+            out[square * block : (square + 1) * block] = False
+    out[PASS] = False
+
+
+@njit(cache=True)
 def action_mask(s, params, nbr, out):
     """Write True into ``out[action]`` for every legal action of ``s``, False elsewhere.
 
     All False at the chance node of ``first=random`` (chance outcomes are no actions).
     """
+    out[:] = False
     workspace = new_workspace(nbr.shape[0])
-    _mask_into(s.copy(), params, nbr, workspace, np.empty(MAX_LEGAL + 1, dtype=np.int64), out)
+    _set_legal(s.copy(), params, nbr, workspace, np.empty(MAX_LEGAL + 1, dtype=np.int64), out)
 
 
 @njit(cache=True)
@@ -1114,11 +1134,14 @@ def _start_game(s, params, nbr, initial, rng, row, workspace):
 
 @njit(cache=True)
 def _show(s, params, nbr, row, observations, masks, players, workspace, legal):
-    """Write what the player to move sees in game ``row`` of a batch, and its legal actions."""
+    """Write what the player to move sees in game ``row`` of a batch, and its legal actions.
+
+    ``masks[row]`` must be all False before.
+    """
     player = s[TO_MOVE_AT]
     players[row] = player
     observation(s, params, nbr, player, observations[row])
-    _mask_into(s, params, nbr, workspace, legal, masks[row])
+    _set_legal(s, params, nbr, workspace, legal, masks[row])
 
 
 @njit(cache=True)
@@ -1135,6 +1158,7 @@ def vector_reset(batch, params, nbr, initial, observations, masks, players, rng)
         _start_game(s, params, nbr, initial, rng, row, workspace)
         if s[STATUS_AT] != ONGOING:
             return ENDS_BEFORE_DECISION
+        masks[row] = False
         _show(s, params, nbr, row, observations, masks, players, workspace, legal)
     return NO_ILLEGAL
 
@@ -1150,6 +1174,10 @@ def vector_step(
     ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial`` (drawing the
     first player from ``rng``), and writes every game's observation, mask and player to move.
     Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
+
+    ``masks`` must hold what the last call wrote (as the legality check assumes anyway): a
+    row's mask is cleared only where the position's legal actions can be, which is much less
+    than the whole of ``NUM_ACTIONS``.
     """
     bad = first_illegal(actions, masks)
     if bad >= 0:
@@ -1159,6 +1187,7 @@ def vector_step(
     legal = np.empty(MAX_LEGAL + 1, dtype=np.int64)
     for row in range(batch.shape[0]):
         s = batch[row]
+        _unset_moves(s, params, masks[row])
         apply_action_inplace(s, actions[row], params, nbr, label, order, groups, sizes)
         rewards[row, 0] = 0.0
         rewards[row, 1] = 0.0
