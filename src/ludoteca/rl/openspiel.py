@@ -13,7 +13,8 @@ The game's options are the game's parameters, typed as OpenSpiel types them: an 
 is an int parameter, a true/false option a bool, and an option with a list of text choices a
 string; an option whose choices mix text and numbers (``first``: ``random``, 0 or 1) or that
 accepts ``none`` is a string parameter holding the value as the command line writes it
-(``"random"``, ``"0"``). A refused value raises Ludoteca's `InvalidOptionError`, which lists
+(``"random"``, ``"0"``; quoted in a game string, ``first="0"``, as OpenSpiel would read a bare
+0 as an integer). A refused value raises Ludoteca's `InvalidOptionError`, which lists
 the accepted values; an unknown parameter is refused by OpenSpiel with the list of known ones.
 
 Dice and random first players are explicit chance nodes (``chance_outcomes()`` with their
