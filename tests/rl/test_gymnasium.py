@@ -81,11 +81,21 @@ def play_episode(env: gymnasium.Env[Any, Any], seed: int) -> tuple[list[bytes], 
 
 def test_a_whole_episode_against_level_2_ends_with_the_games_return() -> None:
     env = gymnasium.make("ludoteca/SaltNPepper-v0", opponent="level:2", ranks=6)
-    seen, reward, _ = play_episode(env, seed=4)
+    _, reward, _ = play_episode(env, seed=4)
     state = env.unwrapped.state
     assert state.is_over
     assert reward == state.returns()[0] and reward in (-1.0, 0.0, 1.0)
-    assert play_episode(env, seed=4)[0] == seen  # the same seed replays the same game
+
+
+def test_the_same_seed_replays_the_same_game_against_a_searching_opponent() -> None:
+    # An iteration budget, not a time limit (levels also stop at 1.8 s a move), so that the
+    # replay cannot depend on the machine's load.
+    env = gymnasium.make(
+        "ludoteca/PenteGrammai-v0", opponent="mcts:iters=20,rollout=10", max_plies=80
+    )
+    seen, reward, _ = play_episode(env, seed=4)
+    assert play_episode(env, seed=4) == (seen, reward, len(seen) - 1)
+    assert play_episode(env, seed=5)[0] != seen
 
 
 def test_the_solitaire_plays_alone_and_its_dice_follow_the_seed() -> None:

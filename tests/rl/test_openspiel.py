@@ -20,7 +20,13 @@ import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, mcts
 
 from ludoteca.ai.agents import AgentError
-from ludoteca.rl.openspiel import AgentBot, LudotecaSpielState, register_games, short_name
+from ludoteca.rl.openspiel import (
+    AgentBot,
+    CompiledRolloutEvaluator,
+    LudotecaSpielState,
+    register_games,
+    short_name,
+)
 
 # Options that keep whole games short enough for a search written in Python to finish them.
 SHORT = {
@@ -70,12 +76,47 @@ def test_openspiels_mcts_bot_plays_whole_games(game_id: str) -> None:
     assert all(r in (-1.0, 0.0, 1.0) for r in returns)
 
 
-@pytest.mark.slow
-def test_mcts_against_level_3_through_the_interop() -> None:
+def mcts_against(spec: str, simulations: int) -> list[float]:
+    """OpenSpiel's MCTS (compiled rollouts) as Salt against a Ludoteca agent as Pepper."""
     game = load("salt_n_pepper", ranks=6)
-    bots = [mcts_bot(game, 50, seed=0), AgentBot(game, "level:3", seed=1)]
-    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(2))
-    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    openspiel_mcts = mcts.MCTSBot(
+        game,
+        2.0,
+        simulations,
+        CompiledRolloutEvaluator(seed=0),
+        random_state=np.random.RandomState(0),
+    )
+    bots = [openspiel_mcts, AgentBot(game, spec, seed=1)]
+    state = game.new_initial_state()
+    returns: list[float] = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(2))
+    assert state.is_terminal()
+    return returns
+
+
+def test_openspiels_mcts_plays_a_ludoteca_level_through_the_interop() -> None:
+    assert sorted(mcts_against("level:1", 20)) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.slow
+def test_openspiels_mcts_against_level_3_as_in_the_docs() -> None:
+    assert sorted(mcts_against("level:3", 300)) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_compiled_rollouts_estimate_returns_and_give_uniform_priors() -> None:
+    game = load("pente_grammai")
+    evaluator = CompiledRolloutEvaluator(n_rollouts=20, seed=3)
+    state = game.new_initial_state()
+    assert evaluator.prior(state) == state.chance_outcomes()
+    state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    assert evaluator.prior(state) == [(a, 1.0 / len(legal)) for a in legal]
+    value = evaluator.evaluate(state)
+    assert value.shape == (2,) and value.sum() == pytest.approx(0.0)
+    assert np.all(np.abs(value) <= 1.0)
+    assert np.array_equal(CompiledRolloutEvaluator(20, seed=3).evaluate(state), value)
+    with pytest.raises(ValueError, match="at least 1"):
+        CompiledRolloutEvaluator(0)
 
 
 def test_a_ludoteca_agent_is_a_bot() -> None:

@@ -21,6 +21,7 @@ if os.environ.get("CI") != "true":
         "pettingzoo", reason="PettingZoo is not installed: pip install 'ludoteca[rl]'"
     )
 
+from gymnasium.error import ResetNeeded
 from pettingzoo.test import api_test, seed_test
 
 from ludoteca.rl import pettingzoo_env
@@ -127,6 +128,8 @@ def test_observations_and_masks_are_the_states_and_the_mask_is_the_legal_moves()
 
 def test_an_illegal_action_is_refused_with_the_legal_ones_and_changes_nothing() -> None:
     env = pettingzoo_env("salta")
+    with pytest.raises(ResetNeeded, match="reset"):
+        env.step(0)
     env.reset(seed=0)
     before = env.state
     with pytest.raises(ludoteca.IllegalMoveError, match="not legal here; legal actions"):

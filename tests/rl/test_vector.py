@@ -62,6 +62,7 @@ def test_the_batch_agrees_with_the_single_game_move_for_move(
     game = env.game
     observations, masks = env.reset()
     singles = [_follow(game.initial_state(), row) for row in env.cells]
+    assert env.players.tolist() == [single.to_move for single in singles]
     finished = 0
     for _ in range(250):
         for row, single in enumerate(singles):
@@ -99,6 +100,23 @@ def test_the_same_seed_plays_the_same_games(game_id: str) -> None:
 
     assert play(5) == play(5)
     assert play(5) != play(6)
+
+
+def test_other_random_play_in_the_process_changes_nothing() -> None:
+    """The batch draws from its own generators, not numba's global one that rollouts use."""
+
+    def play(disturb: bool) -> list[bytes]:
+        env = VectorEnv("pente_grammai", num_envs=8, seed=4)
+        env.reset()
+        seen = []
+        for step in range(40):
+            if disturb:
+                env.game.random_playouts(1, step)  # reseeds and draws from numba's generator
+            env.step(env.random_actions())
+            seen.append(env.cells.tobytes())
+        return seen
+
+    assert play(disturb=True) == play(disturb=False)
 
 
 def test_reset_with_a_seed_starts_the_same_games_again() -> None:
@@ -182,6 +200,13 @@ def test_bad_construction_and_order_are_refused() -> None:
     env = VectorEnv("pente_grammai", num_envs=2)
     with pytest.raises(RuntimeError, match=r"call reset\(\) before step"):
         env.step([0, 0])
+
+
+def test_a_game_without_batch_kernels_is_refused() -> None:
+    from tests.core.toy_games import ToyDiceGame
+
+    with pytest.raises(ValueError, match="has no compiled batch kernels"):
+        VectorEnv(ToyDiceGame(), num_envs=2)
 
 
 def test_options_under_which_a_game_ends_before_a_decision_are_refused() -> None:

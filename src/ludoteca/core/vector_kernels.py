@@ -41,7 +41,7 @@ next_random = njit(cache=True)(_next_random)
 
 
 def _random_below(rng: UInt64Array, row: int, n: int) -> int:
-    """A number in ``range(n)`` from game ``row``'s generator (uniform but for 2**-60 bias)."""
+    """A number in ``range(n)`` from game ``row``'s generator (uniform to within n / 2**64)."""
     return int(next_random(rng, row) % np.uint64(n))
 
 

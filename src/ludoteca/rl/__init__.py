@@ -23,10 +23,11 @@ if TYPE_CHECKING:
 EXTRA_HINT = "pip install 'ludoteca[rl]'"
 
 
-def pettingzoo_env(
-    game_id: str, *, render_mode: str | None = None, **options: Any
-) -> LudotecaAECEnv:
-    """The PettingZoo AEC environment of ``game_id`` with these options (`ludoteca.rl.pettingzoo`).
+def pettingzoo_env(game_id: str, **options: Any) -> LudotecaAECEnv:
+    """The PettingZoo AEC environment of ``game_id`` (`ludoteca.rl.pettingzoo`).
+
+    ``render_mode`` (``None`` or ``"ansi"``) is taken from the keywords; the others are the game's
+    options.
 
     Raises:
         ImportError: PettingZoo is not installed (the message says how to install it).
@@ -36,7 +37,7 @@ def pettingzoo_env(
         raise ImportError(f"the PettingZoo environments need PettingZoo: {EXTRA_HINT}")
     from ludoteca.rl.pettingzoo import pettingzoo_env as make_env
 
-    return make_env(game_id, render_mode=render_mode, **options)
+    return make_env(game_id, **options)
 
 
 if find_spec("gymnasium") is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -78,10 +78,11 @@ def register_envs() -> tuple[str, ...]:
     return tuple(registered)
 
 
-class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
+class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One game of Ludoteca for a single agent (see the module docs)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    # Gymnasium reads the render modes from the class, before it makes an environment.
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -142,16 +143,16 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         return self._observation(), self._info()
 
     def step(
-        self, action: int
+        self, action: int | np.int64
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Play ``action`` for the agent, then the opponent and the dice up to its next turn.
 
         Raises:
-            ResetNeeded: The episode is over (call ``reset``).
+            ResetNeeded: The episode is over, or none was started (call ``reset``).
             ValueError: ``action`` is not an integer of the action space.
         """
         if self._episode_over:
-            raise ResetNeeded("the game is over: call reset() to start a new one")
+            raise ResetNeeded("no game is under way: call reset() to start one")
         try:
             index = operator.index(action)
         except TypeError:

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 import pyspiel
+from open_spiel.python.algorithms import mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ludoteca.ai.specs import agent_from_spec
@@ -46,6 +47,7 @@ from ludoteca.core.registry import game_class, game_ids, make
 PREFIX = "ludoteca_"
 
 ParameterValue = int | bool | str
+_SEED_LIMIT = 2**31  # rollout seeds drawn from an evaluator's generator
 
 
 def short_name(game_id: str) -> str:
@@ -311,6 +313,41 @@ class AgentBot(pyspiel.Bot):  # type: ignore[misc]
 
     def inform_action(self, state: LudotecaSpielState, player_id: int, action: int) -> None:
         """Nothing to do: the agent looks at each position afresh."""
+
+
+class CompiledRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """OpenSpiel's MCTS evaluator with Ludoteca's compiled random rollouts.
+
+    OpenSpiel's ``RandomRolloutEvaluator`` plays its rollouts through the Python game, a few
+    milliseconds each; this one plays each in one compiled call (`State.random_rollout`), to
+    the end of the game: the same estimate (the mean returns of uniformly random games, chance
+    outcomes drawn with their probabilities), much sooner::
+
+        bot = mcts.MCTSBot(game, 2.0, 1000, CompiledRolloutEvaluator(seed=1))
+    """
+
+    def __init__(self, n_rollouts: int = 1, *, seed: int | None = None) -> None:
+        if n_rollouts < 1:
+            raise ValueError(f"n_rollouts must be at least 1; got {n_rollouts}")
+        self.n_rollouts = n_rollouts
+        self._rng = np.random.default_rng(seed)
+
+    def evaluate(self, state: LudotecaSpielState) -> npt.NDArray[np.float64]:
+        """The mean returns of ``n_rollouts`` random games from ``state``."""
+        position = state.position
+        total = np.zeros(position.game.num_players)
+        for _ in range(self.n_rollouts):
+            seed = int(self._rng.integers(_SEED_LIMIT))
+            end = position.random_rollout(position.game.max_game_length, seed)
+            total += end.returns()
+        return total / self.n_rollouts
+
+    def prior(self, state: LudotecaSpielState) -> list[tuple[int, float]]:
+        """Uniform over the legal actions; the probabilities at a chance node."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        actions = state.legal_actions()
+        return [(action, 1.0 / len(actions)) for action in actions]
 
 
 def register_games() -> tuple[str, ...]:

@@ -20,11 +20,12 @@ terminal shows it.
 from __future__ import annotations
 
 import operator
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
@@ -37,10 +38,11 @@ from ludoteca.rl._spaces import action_mask_box, action_space, observation_box
 Observation = dict[str, npt.NDArray[Any]]
 
 
-def pettingzoo_env(
-    game_id: str, *, render_mode: str | None = None, **options: Any
-) -> LudotecaAECEnv:
-    """The AEC environment of ``game_id`` with the given options (see the module docs).
+def pettingzoo_env(game_id: str, **options: Any) -> LudotecaAECEnv:
+    """The AEC environment of ``game_id`` (see the module docs).
+
+    ``render_mode`` (``None`` or ``"ansi"``) is taken from the keywords; the others are the game's
+    options. (Options often come as one dict, so this keeps ``**options`` whole.)
 
     Raises:
         UnknownGameError: No game has this id.
@@ -48,13 +50,12 @@ def pettingzoo_env(
             accepted.
         ValueError: A render mode other than ``None`` or ``"ansi"``.
     """
+    render_mode = options.pop("render_mode", None)
     return LudotecaAECEnv(make(game_id, **options), render_mode=render_mode)
 
 
-class LudotecaAECEnv(AECEnv[str, Observation, int]):
+class LudotecaAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """One game of Ludoteca as a PettingZoo AEC environment (see the module docs)."""
-
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
@@ -64,7 +65,11 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):
             )
         self.game = game
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"ludoteca_{game.id}_v0"}
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "is_parallelizable": False,
+            "name": f"ludoteca_{game.id}_v0",
+        }
         self.possible_agents = [f"player_{p}" for p in range(game.num_players)]
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -109,9 +114,12 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):
         A finished agent steps with ``None``, as PettingZoo asks.
 
         Raises:
+            ResetNeeded: No game has been started (call ``reset`` first).
             IllegalMoveError: The action is not legal here (a ValueError); the message lists the
                 legal ones.
         """
+        if self._rng is None:
+            raise ResetNeeded("no game has been started: call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -124,7 +132,6 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):
             raise IllegalMoveError(
                 f"an action is an integer from 0 to {self.game.num_actions - 1}; got {action!r}"
             ) from None
-        assert self._rng is not None  # reset() has run: agent_selection exists
         self._cumulative_rewards[agent] = 0.0
         self._enter(roll_chance(self.state.apply_action(index), self._rng))
         self._accumulate_rewards()
@@ -132,8 +139,7 @@ class LudotecaAECEnv(AECEnv[str, Observation, int]):
     def _enter(self, state: State) -> None:
         """Make ``state`` (a decision node or the end) the current position."""
         self.state = state
-        outcome = state.outcome
-        if outcome is None:
+        if not state.is_over:
             player = state.to_move
             assert player is not None and player >= 0  # roll_chance stops at decisions only
             self.agent_selection = self.possible_agents[player]

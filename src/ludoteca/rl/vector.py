@@ -71,8 +71,8 @@ class VectorEnv:
         **options: The game's options when ``game`` is an id.
 
     Raises:
-        ValueError: An unknown game or option, a bad ``num_envs`` or ``seed``, or a game whose
-            rules are not compiled kernels.
+        ValueError: An unknown game or option, a bad ``num_envs`` or ``seed``, or a game
+            without the compiled batch kernels of docs/kernels.md.
     """
 
     def __init__(self, game: str | Game, num_envs: int, seed: int = 0, **options: Any) -> None:
@@ -82,8 +82,16 @@ class VectorEnv:
             the_game = game
         else:
             the_game = make(game, **options)
-        if not isinstance(the_game, KernelGame):
-            raise ValueError(f"{the_game.name} has no compiled kernels; VectorEnv needs them")
+        missing = [
+            name
+            for name in ("observation", "action_mask", "vector_reset", "vector_step")
+            if not hasattr(getattr(the_game, "kernels", None), name)
+        ]
+        if not isinstance(the_game, KernelGame) or missing:
+            raise ValueError(
+                f"{the_game.name} has no compiled batch kernels (observation, action_mask,"
+                " vector_reset, vector_step; see docs/kernels.md); VectorEnv needs them"
+            )
         self.game: KernelGame = the_game
         self.num_envs = _check_count(num_envs)
         self._seed = _check_seed(seed)
@@ -199,6 +207,14 @@ class VectorEnv:
         out = np.empty(self.num_envs, dtype=np.int64)
         random_legal_actions(self._masks, self._action_rng, out)
         return out
+
+    @property
+    def players(self) -> npt.NDArray[np.int64]:
+        """The player to move in each game, whose view its observation is (read-only).
+
+        Set by `reset` and by every `step` (the same array as `VectorStep.players`).
+        """
+        return self._result.players
 
     @property
     def cells(self) -> npt.NDArray[np.int32]:
