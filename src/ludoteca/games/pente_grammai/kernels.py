@@ -313,6 +313,20 @@ NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two pl
 
 
 @njit(cache=True)
+def _roll(s, die, params):
+    """Roll ``die`` in an unfinished position: what `apply_action_inplace` does, done quicker.
+
+    A roll changes only the die and the ply count, so of `settle`'s tests only the ply cap can
+    strike: the counters are as they were, and neither a goal nor a deadlock had ended the game.
+    """
+    s[DIE_AT] = die
+    s[PLY_AT] += 1
+    if s[PLY_AT] >= params[P_MAX_PLIES]:
+        s[STATUS_AT] = DRAW
+        s[REASON_AT] = PLY_CAP
+
+
+@njit(cache=True)
 def random_playout_inplace(s, params, totals, curve, max_plies):
     """Play ``s``: rolls with their probabilities, moves uniformly at random.
 
@@ -330,7 +344,7 @@ def random_playout_inplace(s, params, totals, curve, max_plies):
         if s[SIDE_AT] == NO_SIDE:
             apply_action_inplace(s, FIRST_0 + np.random.randint(2), params)
         elif s[DIE_AT] == 0:
-            apply_action_inplace(s, np.random.randint(6), params)
+            _roll(s, np.random.randint(6) + 1, params)
         else:
             if decisions == 0:
                 first = s[SIDE_AT]

@@ -167,20 +167,6 @@ def _jumps(s, side, out):
 
 
 @njit(cache=True)
-def _steps(s, side, out):
-    """Write every step of ``side`` (one square diagonally to an empty square) into ``out``."""
-    n = 0
-    for piece in range(PIECES_PER_SIDE):
-        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
-        for direction in range(4):
-            target = DIAGONAL_NEIGHBOUR[square, direction]
-            if target >= 0 and _is_empty(s, target):
-                out[n] = encode_action(square, direction, 0)
-                n += 1
-    return n
-
-
-@njit(cache=True)
 def has_a_move(s, side):
     """Whether ``side`` has a jump or a step (the test of the no-block rule)."""
     for piece in range(PIECES_PER_SIDE):
@@ -223,15 +209,19 @@ def _opponent_step_targets(s, opponent):
     with one only the moves that land on it need the full test.
     """
     first = -1
+    second = False
     for piece in range(PIECES_PER_SIDE):
         square = s[PIECE_SQUARE_AT + opponent * PIECES_PER_SIDE + piece]
+        # Selects rather than branches on each square (see `_jumps_and_steps`).
         for direction in range(4):
             target = DIAGONAL_NEIGHBOUR[square, direction]
-            if target >= 0 and _is_empty(s, target):
-                if first < 0:
-                    first = target
-                elif target != first:
-                    return 2, first
+            on_board = target >= 0
+            read = LAYER_AT + max(target, 0)  # square 0 stands in for an off-board neighbour
+            empty = on_board and (s[read] | s[read + NUM_SQUARES]) == 0
+            second = second or (empty and first >= 0 and target != first)
+            first = target if (empty and first < 0) else first
+        if second:
+            return 2, first
     return (0 if first < 0 else 1), first
 
 
@@ -250,19 +240,52 @@ def _keep_non_blocking(s, side, candidates, n, out):
 
 
 @njit(cache=True)
+def _jumps_and_steps(s, side, jumps, steps):
+    """Write the jumps of ``side`` into ``jumps`` and its steps into ``steps``, in one pass.
+
+    Both lists run piece by piece, directions in order: the jumps are those of `_jumps`, in
+    its order (the random playouts pick by index, so the order is part of their results). A
+    square next to a piece is read once: empty, it is a step; holding an opponent piece in a
+    forward direction, it may be jumped. A step is written unconditionally and kept by advancing
+    the count, which spares the processor a hard-to-predict branch per square (an off-board
+    neighbour reads square 0 and is refused by ``on_board``); the jump test runs only next to
+    an opponent piece. Both arrays need room for ``MAX_LEGAL`` actions.
+    """
+    own = LAYER_AT + side * NUM_SQUARES
+    opponent = LAYER_AT + (1 - side) * NUM_SQUARES
+    n_jumps = 0
+    n_steps = 0
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        code = (square // 2) * 8
+        for direction in range(4):
+            target = DIAGONAL_NEIGHBOUR[square, direction]
+            on_board = target >= 0
+            target = max(target, 0)
+            rival = s[opponent + target]
+            steps[n_steps] = code + direction * 2
+            n_steps += on_board and (s[own + target] | rival) == 0
+            if on_board and rival != 0 and (direction >> 1) == side:
+                land = JUMP_LANDING[square, direction]
+                if land >= 0 and _is_empty(s, land):
+                    jumps[n_jumps] = code + direction * 2 + 1
+                    n_jumps += 1
+    return n_jumps, n_steps
+
+
+@njit(cache=True)
 def _play_phase_actions(s, out):
     """Compulsory jumps and the no-block rule with its fallback (see docs/rules/salta.md).
 
     ``out`` needs room for ``2 * MAX_LEGAL`` actions; the second half is scratch space.
     """
     side = side_to_move(s)
-    n_jumps = _jumps(s, side, out)
+    steps = out[MAX_LEGAL:]  # scratch space: callers pass room for 2 * MAX_LEGAL actions
+    n_jumps, n_steps = _jumps_and_steps(s, side, out, steps)
     if n_jumps > 0:
         # A jump never blocks: the piece jumped over can always step back to where the jumper
         # stood. So the jumps are the legal set whenever there are any.
         return n_jumps
-    steps = out[MAX_LEGAL:]  # scratch space: callers pass room for 2 * MAX_LEGAL actions
-    n_steps = _steps(s, side, steps)
     n = _keep_non_blocking(s, side, steps, n_steps, out)
     if n > 0:
         return n
