@@ -41,12 +41,14 @@ class WarmUpTime:
     cpu_seconds: float
 
 
-def warm_up(progress: Progress | None = None) -> list[WarmUpTime]:
+def warm_up(progress: Progress | None = None, *, learning: bool = False) -> list[WarmUpTime]:
     """Exercise every registered game's rules and engines once; return the time each took.
 
     Args:
         progress: Called with (game id, games done, games in all) before each game, and with
             ("", n, n) at the end.
+        learning: Also the learning interface's kernels (observations, masks and the batch
+            kernels of `ludoteca.rl.vector.VectorEnv`), which the server never calls.
     """
     ids = game_ids()
     times = []
@@ -55,6 +57,8 @@ def warm_up(progress: Progress | None = None) -> list[WarmUpTime]:
             progress(game_id, done, len(ids))
         wall, cpu = time.perf_counter(), time.process_time()
         warm_up_game(game_id)
+        if learning:
+            warm_up_learning(game_id)
         times.append(WarmUpTime(game_id, time.perf_counter() - wall, time.process_time() - cpu))
     if progress is not None:
         progress("", len(ids), len(ids))
@@ -83,3 +87,16 @@ def warm_up_game(game_id: str) -> None:
         specs.append("expert")
     for spec in specs:
         agent_from_spec(spec, game, seed=0).choose(decision)
+
+
+def warm_up_learning(game_id: str) -> None:
+    """Exercise one game's learning kernels: an observation, a mask and a few batched steps."""
+    from ludoteca.rl.vector import VectorEnv  # numpy and numba only, no learning extra
+
+    state = make(game_id).initial_state()
+    state.observation(0)
+    state.legal_action_mask()
+    environments = VectorEnv(game_id, 2, seed=0)
+    environments.reset()
+    for _ in range(3):
+        environments.step(environments.random_actions())

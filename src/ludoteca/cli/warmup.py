@@ -3,7 +3,8 @@
 The first start after an install compiles every game's rules kernels and the searches, which
 takes tens of seconds; later starts load them from numba's on-disk cache in a few seconds.
 ``ludoteca serve`` (and so ``make run``) runs the same warm-up, with the same progress bar,
-before it accepts requests.
+before it accepts requests; this command also compiles the learning interface's kernels
+(observations, masks, `ludoteca.rl.VectorEnv`), which the server never calls.
 """
 
 from __future__ import annotations
@@ -25,14 +26,15 @@ def add_warmup_parser(commands: Any) -> None:
         "warmup",
         help="compile every game's kernels now (later starts load them from the cache)",
         description="Compile, or load from numba's on-disk cache, the rules kernels of every "
-        "registered game and the searches and evaluations the computer players use, with a "
-        "progress bar, then print the time each game took.",
+        "registered game, the searches and evaluations the computer players use and the "
+        "learning interface's batch kernels, with a progress bar, then print the time each "
+        "game took.",
     )
     warmup.add_argument("--json", action="store_true", help="print JSON instead of a table")
     warmup.set_defaults(handler=warmup_command)
 
 
-def warm_up_with_progress(console: Console) -> list[WarmUpTime]:
+def warm_up_with_progress(console: Console, *, learning: bool = False) -> list[WarmUpTime]:
     """Run `ludoteca.ai.warmup.warm_up` with a progress bar on ``console``."""
     columns = (
         TextColumn("Preparing the games"),
@@ -50,14 +52,14 @@ def warm_up_with_progress(console: Console) -> list[WarmUpTime]:
         def progress(game_id: str, done: int, total: int) -> None:
             bar.update(task, completed=done, total=total, description=game_id)
 
-        return warm_up(progress)
+        return warm_up(progress, learning=learning)
 
 
 def warmup_command(arguments: argparse.Namespace, console: Console, read_line: object) -> int:
     """Warm up every game; print the time each took."""
     started, cpu = time.perf_counter(), time.process_time()
     quiet = Console(quiet=True) if arguments.json else console
-    times = warm_up_with_progress(quiet)
+    times = warm_up_with_progress(quiet, learning=True)
     total, total_cpu = time.perf_counter() - started, time.process_time() - cpu
     if arguments.json:
         payload = {
