@@ -224,7 +224,7 @@ def test_reviews_survive_a_restart_and_an_interrupted_one_starts_again(tmp_path:
     store = GameStore(db)
     try:
         assert store.start_review(
-            crashed_id, owner="gone", total=5, moves=len(OPENING), budget="8", seed=0, stale_before=0
+            crashed_id, owner="gone", total=5, moves=5, budget="8", seed=0, stale_before=0
         )
     finally:
         store.close()

@@ -237,10 +237,11 @@ class Reviews:
         Ends by itself when the database says another process holds the review now.
         """
         service = self._service
+        every = min(HEARTBEAT_SECONDS, self.stale_seconds / 3)  # well within the staleness
         written, last = -1, time.monotonic()
         while True:
-            await asyncio.sleep(PROGRESS_SECONDS)
-            if done[0] == written and time.monotonic() - last < HEARTBEAT_SECONDS:
+            await asyncio.sleep(min(PROGRESS_SECONDS, every))
+            if done[0] == written and time.monotonic() - last < every:
                 continue
             try:
                 held = await service.write(
