@@ -989,10 +989,12 @@ class GameStore:
                 if exists.first() is not None:
                     return False
                 insert_new = (sqlite_insert if self.is_sqlite else postgresql_insert)(table)
-                statement = insert_new.values(game_id=game_id, **values).on_conflict_do_nothing(
-                    index_elements=["game_id"]
+                statement = (
+                    insert_new.values(game_id=game_id, **values)
+                    .on_conflict_do_nothing(index_elements=["game_id"])
+                    .returning(table.c.game_id)  # psycopg's rowcount here is -1
                 )
-                if db.execute(statement).rowcount != 1:
+                if db.execute(statement).first() is None:
                     return False  # another process inserted it a moment ago
             self._announce(db, REVIEW_CHANGE + game_id, 0)
         return True
