@@ -115,7 +115,12 @@ class Reviews:
         from ludoteca.analysis.review import review_tasks
 
         record = live.record()
-        tasks = await asyncio.to_thread(review_tasks, record, budget=self.budget, seed=self.seed)
+        try:
+            tasks = await asyncio.to_thread(
+                review_tasks, record, budget=self.budget, seed=self.seed
+            )
+        except LudotecaError as error:
+            raise ConflictError(f"game {game_id!r} cannot be reviewed: {error}") from None
         claimed = await service.write(
             service.store.start_review,
             game_id,

@@ -1010,7 +1010,13 @@ class GameStore:
     def finish_review(self, game_id: str, owner: str, review: str, paths: str) -> bool:
         """Store the finished review (its JSON) and the click paths of its moves."""
         return self._update_review(
-            game_id, owner, status="done", review=review, paths=paths, finished=now_stamp()
+            game_id,
+            owner,
+            status="done",
+            done=reviews_table.c.total,
+            review=review,
+            paths=paths,
+            finished=now_stamp(),
         )
 
     def fail_review(self, game_id: str, owner: str, error: str, *, status: str = "failed") -> bool:
