@@ -220,7 +220,7 @@ class SearchPool:
     def _lane(self, name: str) -> _Lane:
         lane = self._lanes.get(name)
         if lane is None:
-            size = self._sizes[name]
+            size = self._sizes.get(name) or DEFAULT_LANES[name]  # a lane not configured: as usual
             lane = _Lane(name, size, asyncio.Queue(maxsize=size.queue))
             lane.workers = [None] * size.workers
             lane.slots = [
