@@ -113,7 +113,7 @@ def test_a_review_runs_in_the_pool_and_is_stored_with_the_game(reviewing: TestCl
     assert started.status_code == 202, started.text
     progress = started.json()
     assert progress["status"] == "running" and progress["done"] == 0
-    assert progress["total"] == len(OPENING) and progress["budget"] == BUDGET
+    assert progress["total"] > len(OPENING) and progress["budget"] == BUDGET  # and the end
     again = reviewing.post(f"/api/games/{game_id}/review")  # the same review, not a second one
     assert again.status_code in (200, 202) and again.json()["started"] == progress["started"]
     review = wait_for_review(reviewing.get, game_id)
