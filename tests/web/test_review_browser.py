@@ -21,6 +21,8 @@ pytestmark = [
 
 #: A review starts a worker process that loads every game's kernels first.
 TIMEOUT = 120_000
+#: How long the page may take to answer a click.
+CLICK_TIMEOUT = 15_000
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +35,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def opened(browser: Browser, url: str, viewport: dict[str, int]) -> Iterator[Page]:
     """The page at ``url``, live; no script error may happen on it."""
     context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-    context.set_default_timeout(TIMEOUT)
+    context.set_default_timeout(CLICK_TIMEOUT)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -61,7 +63,7 @@ def check_the_review_page(page: Page, base: str, game_id: str) -> None:
     expect(page.locator("#review-graph")).to_be_hidden()
     page.click("#review-start")
     # The progress is pushed over the WebSocket (the page checks by GET only every 5 s).
-    expect(page.locator("#review-chart svg")).to_be_visible()
+    expect(page.locator("#review-chart svg")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#review-start")).to_be_hidden()
     points = page.locator("#review-chart svg .chart-point")
     expect(points).to_have_count(len(OPENING) + 1)  # the start and after each move
@@ -100,7 +102,7 @@ def test_the_review_fits_a_phone(browser: Browser, base: str) -> None:
         wait_for_review(client.get, game_id)
     with opened(browser, f"{base}/games/{game_id}", {"width": 390, "height": 844}) as page:
         chart = page.locator("#review-chart svg")
-        expect(chart).to_be_visible()
+        expect(chart).to_be_visible(timeout=CLICK_TIMEOUT)
         box = chart.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
