@@ -1,10 +1,11 @@
 """Reviews of finished games on the server: run in the search pool, stored with the game.
 
 ``POST /api/games/{id}/review`` asks for one. The review's positions
-(`ludoteca.analysis.review.review_tasks`) are searched one after another in the pool's
-``review`` lane (`ludoteca.web.searches`): worker processes at the lowest priority, never the
-event loop, and never ahead of a computer's move or a hint. The review is then assembled on a
-worker thread and stored in the games database with the game (`GameStore.finish_review`).
+(`ludoteca.analysis.review.review_tasks`) are searched in the pool's ``review`` lane
+(`ludoteca.web.searches`), as many at once as it has workers: worker processes at the lowest
+priority, never the event loop, and never ahead of a computer's move or a hint. The review is
+then assembled on a worker thread and stored in the games database with the game
+(`GameStore.finish_review`).
 
 One review per game at a time, across every server process sharing the database: a process
 starts one only after claiming it with a conditional write (`GameStore.start_review`). The
@@ -49,6 +50,10 @@ PROGRESS_SECONDS = 0.5
 HEARTBEAT_SECONDS = 5.0
 #: Reviews one server process runs at once; more are refused with 503 until one ends.
 MAX_RUNNING = 4
+
+
+class _TakenOverError(Exception):
+    """Another process holds the review now (this one's heartbeat was found too old)."""
 
 
 class Reviews:
@@ -197,14 +202,22 @@ class Reviews:
         game_id = live.id
         done = [0]
         beat = asyncio.get_running_loop().create_task(self._beat(game_id, done))
-        try:
-            results = []
-            for task in tasks:
+        pending = iter(tasks)  # shared by the searches below, which take the next in turn
+        results = []
+
+        async def search_in_turn() -> None:
+            for task in pending:
                 job = SearchJob("review", live.game.id, dict(live.game.options), "", task=task)
                 results.append(await self._search(job))
                 done[0] = len(results)
                 if beat.done():
-                    return  # another process took the review over
+                    raise _TakenOverError
+
+        try:
+            # As many positions at once as the lane has workers (the tasks are independent).
+            async with asyncio.TaskGroup() as group:
+                for _ in range(self._service.pool.workers(REVIEW)):
+                    group.create_task(search_in_turn())
             review = await asyncio.to_thread(
                 assemble_review, record, results, budget=self.budget, seed=self.seed
             )
@@ -217,6 +230,10 @@ class Reviews:
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a failed search or review must not stay "running"
+            if isinstance(error, ExceptionGroup):  # from the searches' task group
+                error = error.exceptions[0]
+            if isinstance(error, _TakenOverError):
+                return  # another process took the review over
             log.warning("the review of game %s failed: %s", game_id, error)
             with contextlib.suppress(LudotecaError):
                 await service.write(

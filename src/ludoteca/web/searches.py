@@ -7,8 +7,8 @@ each with its own workers and a bounded queue:
 - ``quick``: levels 1-2 (milliseconds to a fraction of a second),
 - ``deep``: levels 3-5 (up to the levels' 1.8 s cap),
 - ``hints``: the hints people ask for (level 5's engine, never blundering),
-- ``review``: the positions of game reviews (`ludoteca.analysis.review`), one at a time per
-  review, at the lowest priority and with a longer time limit of their own.
+- ``review``: the positions of game reviews (`ludoteca.analysis.review`), at the lowest
+  priority and with a longer time limit of their own.
 
 So two long level-5 searches never delay a level-1 reply, a flood of hints never delays a
 computer's move, and a review only takes what the processor has left. Within a lane jobs run
@@ -104,7 +104,7 @@ DEFAULT_LANES = {
     QUICK: LaneSize(workers=1, queue=256, niceness=0),
     DEEP: LaneSize(workers=2, queue=256, niceness=10),
     HINTS: LaneSize(workers=1, queue=8, niceness=10),
-    REVIEW: LaneSize(workers=1, queue=8, niceness=15, time_limit=DEFAULT_REVIEW_TIME_LIMIT),
+    REVIEW: LaneSize(workers=2, queue=8, niceness=15, time_limit=DEFAULT_REVIEW_TIME_LIMIT),
 }
 
 
@@ -257,6 +257,10 @@ class SearchPool:
                 f"the computer is busy ({lane.queue.qsize()} searches waiting); try again soon"
             ) from None
         return await future
+
+    def workers(self, lane_name: str) -> int:
+        """How many worker processes a lane has."""
+        return (self._sizes.get(lane_name) or DEFAULT_LANES[lane_name]).workers
 
     def waiting(self, lane_name: str) -> int:
         """How many jobs wait in a lane."""

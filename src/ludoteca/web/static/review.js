@@ -84,7 +84,7 @@ function renderReview() {
   } else if (status === "interrupted" || status === "failed") {
     text = review.error || "The review did not finish.";
   } else if (status === "done") {
-    text = "Review: the first player's chance to win, move by move. Click the graph or a move.";
+    text = "Review done. Click the graph or a move to see the position.";
   }
   $("review-status").textContent = text;
   $("review-graph").hidden = status !== "done";
@@ -103,7 +103,7 @@ function fillPlayers() {
       const row = document.createElement("tr");
       const cells = [
         game.players[seat] ?? `Player ${seat + 1}`,
-        typeof player.accuracy === "number" ? `${Math.round(player.accuracy)}` : "–",
+        typeof player.accuracy === "number" ? `${Math.round(player.accuracy)}%` : "–",
         ...["inaccuracy", "mistake", "blunder"].map((label) => String(player.labels?.[label] ?? 0)),
       ];
       for (const [index, value] of cells.entries()) {
@@ -217,10 +217,8 @@ function drawChart() {
     }
   });
   $("review-chart").replaceChildren(svg);
-  const counts = review.players
-    .map((p, seat) => `${game.players[seat]}: accuracy ${typeof p.accuracy === "number" ? Math.round(p.accuracy) : "–"}`)
-    .join(", ");
-  $("review-caption").textContent = counts;
+  $("review-caption").textContent =
+    `${game.players[0]}'s chance to win after each move; coloured dots: inaccuracies, mistakes and blunders.`;
 }
 
 // -- the move list and the board ----------------------------------------------------------
