@@ -133,8 +133,8 @@ def save_online_screenshots(output: Path) -> list[Path]:
 
 #: Random moves of each reviewed sample game (then the player to move resigns).
 REVIEW_PLIES = 16
-#: The review's search budget per position for the pictures (the server's default is larger).
-REVIEW_BUDGET = 200
+#: The review's budget per position for the pictures (None: the review's own default).
+REVIEW_BUDGET = None
 REVIEW_VIEWPORT = {"width": 1200, "height": 1000}
 
 

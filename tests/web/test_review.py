@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +19,28 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludoteca.web.app import ServerSettings, create_app
+from ludoteca.web.searches import DEFAULT_LANES, DEFAULT_REVIEW_TIME_LIMIT, REVIEW, LaneSize
 from ludoteca.web.storage import GameStore
 from tests.web.server import running_server
 
 #: The smallest review budget that still searches (a few iterations per position).
 BUDGET = 8
-SETTINGS = ServerSettings(game_rate=0, hint_rate=0, review_budget=BUDGET, warm_up=False)
+#: One review worker per server (the default two start two processes, each loading the kernels).
+ONE_REVIEW_WORKER = {
+    **DEFAULT_LANES,
+    REVIEW: LaneSize(workers=1, queue=8, niceness=15, time_limit=DEFAULT_REVIEW_TIME_LIMIT),
+}
+SETTINGS = ServerSettings(
+    game_rate=0, hint_rate=0, review_budget=BUDGET, warm_up=False, lanes=ONE_REVIEW_WORKER
+)
 #: A review's worker starts and loads the kernels first: seconds, more on a busy machine.
 WAIT_SECONDS = 120.0
 OPENING = ("c3-d4", "h8-g7", "b2-c3", "g7-f6", "d4-e5")
 
-Get = Callable[[str], httpx.Response]
+Get = Callable[..., Any]  # a client's get (httpx or the test client)
 
 
-def finished_game(post: Callable[..., httpx.Response]) -> str:
+def finished_game(post: Callable[..., Any]) -> str:
     """A Salta game between two people: five moves, then Red resigns. Returns its id."""
     created = post("/api/games", json={"game": "salta", "seats": ["human", "human"]}).json()
     game_id = str(created["id"])
@@ -78,10 +87,12 @@ def check_review(review: dict[str, Any], game_id: str) -> None:
 
 
 @pytest.fixture
-def reviewing(tmp_path: Path) -> TestClient:
-    app = create_app(tmp_path / "games.sqlite3", seed=3, settings=SETTINGS)
+def reviewing(tmp_path: Path) -> Iterator[TestClient]:
+    """A server reviewing with the usual lanes: two positions at a time."""
+    settings = replace(SETTINGS, lanes=dict(DEFAULT_LANES))
+    app = create_app(tmp_path / "games.sqlite3", seed=3, settings=settings)
     with TestClient(app) as client:
-        yield client  # type: ignore[misc]
+        yield client
 
 
 def test_reviews_of_unknown_games_are_404(reviewing: TestClient) -> None:
@@ -127,7 +138,7 @@ def test_progress_and_the_review_are_pushed_to_watchers(reviewing: TestClient) -
     with reviewing.websocket_connect(f"/ws/games/{game_id}") as socket:
         assert socket.receive_json()["type"] == "state"
         assert reviewing.post(f"/api/games/{game_id}/review").status_code == 202
-        pushed = []
+        pushed: list[dict[str, Any]] = []
         while not pushed or pushed[-1]["status"] != "done":
             message = socket.receive_json()
             assert message["type"] == "review", message
@@ -171,7 +182,7 @@ def test_claims_are_conditional_writes(database: str) -> None:
     """The store's claim: one owner at a time; a silent owner's review may be taken over."""
     first, second = GameStore(database), GameStore(database)
     try:
-        claim = dict(total=3, moves=3, budget="8", seed=0)
+        claim: dict[str, Any] = {"total": 3, "moves": 3, "budget": "8", "seed": 0}
         assert first.start_review("g1", owner="a", stale_before=time.time() - 30, **claim)
         assert not second.start_review("g1", owner="b", stale_before=time.time() - 30, **claim)
         assert first.review_progress("g1", "a", 1)
@@ -208,9 +219,7 @@ def test_claims_are_conditional_writes(database: str) -> None:
 
 def test_reviews_survive_a_restart_and_an_interrupted_one_starts_again(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    settings = ServerSettings(
-        game_rate=0, hint_rate=0, review_budget=BUDGET, warm_up=False, review_stale_seconds=1.5
-    )
+    settings = replace(SETTINGS, review_stale_seconds=1.5)
     with TestClient(create_app(db, seed=1, settings=settings)) as first:
         done_id = finished_game(first.post)
         first.post(f"/api/games/{done_id}/review")
