@@ -170,23 +170,17 @@ def save_review_screenshots(output: Path, games: tuple[str, ...] = ludoteca.GAME
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for seed, game_id in enumerate(games):
-            _, url = finished_sample(base, game_id, seed)
+            reviewed_id, url = finished_sample(base, game_id, seed)
             page = browser.new_page(viewport=REVIEW_VIEWPORT)  # type: ignore[arg-type]
             page.set_default_timeout(300_000)
             page.goto(url)
             page.wait_for_selector("body[data-live=yes]")
             page.click("#review-start")
             page.wait_for_selector("#review-chart svg .chart-point")
-            worst = None
-            for label in ("blunder", "mistake", "inaccuracy"):
-                marked = page.locator(f"#moves li[data-label={label}]")
-                if marked.count():
-                    worst = marked.first
-                    break
-            if worst is not None:
-                worst.click()
-            else:
-                page.locator("#review-chart svg .chart-point").nth(2).click()
+            # Show the position after the move that lost the most (its better move drawn).
+            review = httpx.get(f"{base}/api/games/{reviewed_id}/review").json()
+            worst = max(review["decisions"], key=lambda decision: decision["loss"])
+            page.locator("#moves li").nth(worst["ply"]).click()
             page.wait_for_function("document.getElementById('replay-label').textContent !== ''")
             page.wait_for_timeout(300)
             target = output / f"review-{game_id}.png"
