@@ -73,9 +73,9 @@ __all__ = [
 ]
 
 #: MCTS iterations per position (``search``): a 200-ply Salta game in under 2 minutes on 2 cores.
-DEFAULT_SEARCH_BUDGET: Final = 1000
+DEFAULT_SEARCH_BUDGET: Final = 10_000
 #: Expert playouts per candidate move (``rollouts``).
-DEFAULT_ROLLOUTS: Final = 32
+DEFAULT_ROLLOUTS: Final = 8
 #: The largest budget accepted.
 MAX_BUDGET: Final = 1_000_000
 
