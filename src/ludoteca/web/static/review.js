@@ -119,16 +119,18 @@ function fillPlayers() {
 
 // -- the graph ----------------------------------------------------------------------------
 
-// The first player's chance after each number of moves that has one, as [[moves, chance]...].
+// The first player's chance after each number of moves that has one, as [[moves, chance]...]:
+// after a move, the chance the review gives that move (so a mistake shows as a drop), else the
+// chance the review gives the position before the next move.
 function chartPoints() {
   const byPly = new Map();
   for (const d of review.decisions) {
-    const after = firstPlayerChance(d.chance_after, d.player);
-    if (after !== null) byPly.set(d.ply + 1, after);
+    const before = firstPlayerChance(d.chance_before, d.player);
+    if (before !== null) byPly.set(d.ply, before);
   }
   for (const d of review.decisions) {
-    const before = firstPlayerChance(d.chance_before, d.player);
-    if (before !== null) byPly.set(d.ply, before); // the position's own search wins
+    const after = firstPlayerChance(d.chance_after, d.player);
+    if (after !== null) byPly.set(d.ply + 1, after);
   }
   return [...byPly.entries()].sort((a, b) => a[0] - b[0]);
 }
@@ -255,8 +257,8 @@ function markShown(ply) {
   }
   const who = game.players[d.player] ?? "";
   let text = `Move ${ply}, ${who}: ${d.move} (${d.label}; ${who} ${percent(d.chance_before)} → ${percent(d.chance_after)})`;
-  if (REVIEW_MARKS[d.label]) {
-    text += `. Better: ${d.best_move} (${percent(d.best_chance)}), outlined on the board.`;
+  if (d.best_move !== d.move) {
+    text += `. Best: ${d.best_move} (${percent(d.best_chance)}), outlined on the board.`;
     drawBetterMove((review.paths || {})[String(d.ply)]?.best || []);
   }
   detail.textContent = text;
