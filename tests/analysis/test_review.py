@@ -84,8 +84,8 @@ def test_a_move_that_throws_the_game_away_is_a_blunder() -> None:
 
 @pytest.mark.parametrize(
     ("loss", "label"),
-    [(0.0, "best"), (0.4, "good"), (4.99, "good"), (5, "inaccuracy"), (10, "mistake"),
-     (19.9, "mistake"), (20, "blunder"), (80, "blunder")],
+    [(0.0, "best"), (0.049, "best"), (0.4, "good"), (4.99, "good"), (5, "inaccuracy"),
+     (10, "mistake"), (19.9, "mistake"), (20, "blunder"), (80, "blunder")],
 )  # fmt: skip
 def test_labels_follow_the_thresholds(loss: float, label: str) -> None:
     assert label_for(loss, played_best=False) == label

@@ -61,8 +61,16 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def write_plot(review: Review, path: str | os.PathLike[str], *, title: str = "") -> None:
+def write_plot(
+    review: Review,
+    path: str | os.PathLike[str],
+    *,
+    title: str = "",
+    first_player: str = "first player",
+) -> None:
     """Draw the first player's chance per ply to ``path`` (PNG or SVG by its extension).
+
+    ``first_player`` names seat 0 in the legend.
 
     Raises:
         ReviewError: A bad path (see `check_plot_path`) or the file cannot be written.
@@ -75,7 +83,7 @@ def write_plot(review: Review, path: str | os.PathLike[str], *, title: str = "")
     axes = figure.add_subplot()
     if curve:
         plies, chances = zip(*curve, strict=True)
-        axes.plot(plies, chances, color="#2d6cc0", linewidth=1.4, label="first player's chance")
+        axes.plot(plies, chances, color="#2d6cc0", linewidth=1.4, label=f"{first_player}'s chance")
         axes.fill_between(plies, chances, 0.5, color="#2d6cc0", alpha=0.12)
     chance_at = dict(curve)
     for label in _SEVERITY:
@@ -98,10 +106,7 @@ def write_plot(review: Review, path: str | os.PathLike[str], *, title: str = "")
 
 def _write_bytes_atomically(target: Path, data: bytes | str) -> None:
     if isinstance(data, str):
-        try:
-            write_atomically(target, data)
-        except OSError as error:
-            raise ReviewError(f"could not write {target}: {error}") from None
+        write_atomically(target, data)  # a SaveError says what went wrong
         return
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:

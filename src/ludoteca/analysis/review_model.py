@@ -21,8 +21,9 @@ BLUNDER_FROM: Final = 20.0
 MISTAKE_FROM: Final = 10.0
 INACCURACY_FROM: Final = 5.0
 
-#: Losses up to this many points count as none (rounding in exact tables and in chances).
-NO_LOSS: Final = 1e-6
+#: Losses under this many points count as none: they show as 0.0, and no estimate here (the
+#: exact tables included, whose differences this small are rounding) tells them apart.
+NO_LOSS: Final = 0.05
 
 #: A move's accuracy halves with every this many points of loss (see `move_accuracy`).
 ACCURACY_HALF_LOSS: Final = 10.0
@@ -41,10 +42,10 @@ class ReviewError(LudotecaError):
 def label_for(loss: float, *, played_best: bool) -> str:
     """The label of a move that lost ``loss`` points (``played_best``: the estimate's own move).
 
-    ``best``: the best move (or one exactly as good); ``good``: under 5 points lost;
+    ``best``: the best move, or one within `NO_LOSS` of it; ``good``: under 5 points lost;
     ``inaccuracy``: 5 to 10; ``mistake``: 10 to 20; ``blunder``: 20 or more.
     """
-    if played_best or loss <= NO_LOSS:
+    if played_best or loss < NO_LOSS:
         return "best"
     if loss >= BLUNDER_FROM:
         return "blunder"

@@ -174,7 +174,8 @@ def run_review_command(arguments: argparse.Namespace, console: Console) -> int:
             return INTERRUPTED
     wall = time.perf_counter() - started
     if arguments.plot is not None:
-        write_plot(result, arguments.plot, title=f"{game.name}: {Path(arguments.file).name}")
+        title = f"{game.name}: {Path(arguments.file).name}"
+        write_plot(result, arguments.plot, title=title, first_player=game.player_names[0])
     if arguments.save:
         write_atomically(review_path(arguments.file), json.dumps(result.to_json(), indent=1) + "\n")
     if arguments.json:
