@@ -7,6 +7,7 @@ where no server runs, except under CI=true).
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,8 +19,18 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from ludoteca.analysis.review import review_tasks
+from ludoteca.core.registry import make
 from ludoteca.web.app import ServerSettings, create_app
-from ludoteca.web.searches import DEFAULT_LANES, DEFAULT_REVIEW_TIME_LIMIT, REVIEW, LaneSize
+from ludoteca.web.searches import (
+    DEFAULT_LANES,
+    DEFAULT_REVIEW_TIME_LIMIT,
+    QUICK,
+    REVIEW,
+    LaneSize,
+    SearchJob,
+    SearchPool,
+)
 from ludoteca.web.storage import GameStore
 from tests.web.server import running_server
 
@@ -249,3 +260,30 @@ def test_reviews_survive_a_restart_and_an_interrupted_one_starts_again(tmp_path:
             assert third.post(f"/api/games/{game_id}/review").status_code == 202
         for game_id in (stopped_id, crashed_id):
             check_review(wait_for_review(third.get, game_id), game_id)
+
+
+def test_a_review_does_not_delay_the_computers_moves() -> None:
+    """A long review position in the review lane; a level-1 move asked after it comes first."""
+    game = make("salta")
+    task = review_tasks((game, list(OPENING)), budget=20_000)[0]
+
+    async def scenario() -> list[str]:
+        pool = SearchPool(ONE_REVIEW_WORKER)
+        finished: list[str] = []
+
+        async def run(lane: str, job: SearchJob) -> None:
+            await pool.run(lane, job)
+            finished.append(lane)
+
+        try:
+            position = game.initial_state().to_text()
+            reviewing = SearchJob("review", "salta", {}, "", task=task)
+            review = asyncio.create_task(run(REVIEW, reviewing))
+            await asyncio.sleep(0.1)  # the review is asked for first
+            await run(QUICK, SearchJob("move", "salta", {}, position, "level:1", seed=1))
+            await review
+        finally:
+            await pool.close()
+        return finished
+
+    assert asyncio.run(scenario()) == [QUICK, REVIEW]
