@@ -6,7 +6,8 @@ One database holds every game: by default the SQLite file
 (game id and options), the start position when it is not the default, the seats, the
 resignation, the result once the game is over, and a **version** that every change (a move, an
 undo, a resignation) increases by one. The moves table keeps the moves in notation, numbered from
-1, chance outcomes included.
+1, chance outcomes included. The reviews table keeps each game's review (`ludoteca.web.reviews`):
+which process runs it, its heartbeat and progress, then the review itself.
 
 The database is the authority when several server processes share it: every write is
 conditional on the version the writer based it on (`VersionConflictError` otherwise), so a
