@@ -1,6 +1,8 @@
-"""Save a PNG of each game's board page under docs/images/<game>.png (for the README), and of
+"""Save a PNG of each game's board page under docs/images/<game>.png (for the README), of
 online play: the lobby and a game with clocks, on a desktop and on a phone
-(``lobby-desktop.png``, ``lobby-phone.png``, ``clock-game-desktop.png``, ``clock-game-phone.png``).
+(``lobby-desktop.png``, ``lobby-phone.png``, ``clock-game-desktop.png``, ``clock-game-phone.png``),
+and of each game's review (``review-<game>.png``: a short game of random moves, reviewed by the
+server, with its worst move shown).
 
 Run ``make screenshots`` (or ``.venv/bin/python -m tests.web.screenshots [OUTPUT_DIR]``). It
 starts a server on a temporary database, plays a few seeded random moves in each game so the
@@ -18,6 +20,7 @@ import httpx
 from playwright.sync_api import sync_playwright
 
 import ludoteca
+from ludoteca.web.app import ServerSettings
 from tests.web.server import CHROMIUM, CHROMIUM_ARGS, running_server
 
 OPENING_PLIES = 6
@@ -128,7 +131,75 @@ def save_online_screenshots(output: Path) -> list[Path]:
     return written
 
 
+#: Random moves of each reviewed sample game (then the player to move resigns).
+REVIEW_PLIES = 16
+#: The review's budget per position for the pictures (None: the review's own default).
+REVIEW_BUDGET = None
+REVIEW_VIEWPORT = {"width": 1200, "height": 1000}
+
+
+def finished_sample(base: str, game_id: str, seed: int) -> tuple[str, str]:
+    """A short game of seeded random moves, resigned if still running; (id, page URL)."""
+    players = ludoteca.make(game_id).num_players
+    created = httpx.post(
+        f"{base}/api/games", json={"game": game_id, "seats": ["human"] * players}
+    ).json()
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    rng = random.Random(seed)
+    url = f"{base}/api/games/{created['id']}"
+    for _ in range(REVIEW_PLIES):
+        state = httpx.get(url).json()
+        if state["outcome"] is not None:
+            break
+        move = rng.choice(state["legal_moves"])
+        httpx.post(f"{url}/moves", json={"move": move, "token": tokens[state["to_move"]]})
+    if httpx.get(url).json()["outcome"] is None:
+        httpx.post(f"{url}/resign", json={"token": next(iter(tokens.values()))})
+    return str(created["id"]), str(created["url"])
+
+
+def save_review_screenshots(output: Path, games: tuple[str, ...] = ludoteca.GAMES) -> list[Path]:
+    """Review a short game of each kind through the page and photograph it."""
+    output.mkdir(parents=True, exist_ok=True)
+    written = []
+    settings = ServerSettings(game_rate=0, hint_rate=0, review_budget=REVIEW_BUDGET)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        running_server(Path(folder) / "g.sqlite3", settings=settings) as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for seed, game_id in enumerate(games):
+            reviewed_id, url = finished_sample(base, game_id, seed)
+            page = browser.new_page(viewport=REVIEW_VIEWPORT)  # type: ignore[arg-type]
+            page.set_default_timeout(300_000)
+            page.goto(url)
+            page.wait_for_selector("body[data-live=yes]")
+            page.click("#review-start")
+            page.wait_for_selector("#review-chart svg .chart-point")
+            # Show the position after the move that lost the most (its better move drawn).
+            review = httpx.get(f"{base}/api/games/{reviewed_id}/review").json()
+            worst = max(review["decisions"], key=lambda decision: decision["loss"])
+            page.locator("#moves li").nth(worst["ply"]).click()
+            page.wait_for_function("document.getElementById('replay-label').textContent !== ''")
+            page.wait_for_timeout(300)
+            target = output / f"review-{game_id}.png"
+            page.screenshot(path=str(target), full_page=True)
+            page.close()
+            written.append(target)
+        browser.close()
+    return written
+
+
 if __name__ == "__main__":
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")
-    for path in [*save_screenshots(folder), *save_online_screenshots(folder)]:
+    if sys.argv[2:] == ["--reviews"]:
+        made = save_review_screenshots(folder)
+    else:
+        made = [
+            *save_screenshots(folder),
+            *save_online_screenshots(folder),
+            *save_review_screenshots(folder),
+        ]
+    for path in made:
         print(f"wrote {path}")

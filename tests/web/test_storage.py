@@ -152,7 +152,7 @@ def test_a_database_of_the_first_schema_is_upgraded_in_place(
     assert summaries[0].result == "Red resigned" and summaries[0].move_count == 1
     assert store.append_moves("old", based_on=2, first=2, texts=["h8-g7"]).version == 3
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0003",)
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0004",)
 
 
 def test_a_full_database_refuses_with_a_clear_message_and_keeps_the_game(

@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay, arena, study, bench, warmup and serve.
+"""The ``ludoteca`` command: games, rules, play, replay, review, arena, study, bench, warmup, serve.
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -23,6 +23,7 @@ from ludoteca.cli.loadtest import add_loadtest_parser
 from ludoteca.cli.play import ReadLine
 from ludoteca.cli.play_command import add_play_parser, run_play
 from ludoteca.cli.replay import run_replay
+from ludoteca.cli.review import add_review_command, run_review_command, saved_review
 from ludoteca.cli.serve import add_serve_parser
 from ludoteca.cli.study import add_study_command, run_study_command
 from ludoteca.cli.warmup import add_warmup_parser
@@ -91,6 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a saved game (JSON)")
     replay.add_argument("--all", action="store_true", help="print every position, no prompts")
     replay.set_defaults(handler=_replay)
+    add_review_command(commands, _review)
 
     add_bench_parser(commands, _option_argument)
     _option_argument(add_arena_command(commands, _arena))
@@ -146,7 +148,18 @@ def _rules(arguments: argparse.Namespace, console: Console, read_line: ReadLine)
 
 def _replay(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
     record = records.load(arguments.file)
-    return run_replay(record, console=console, read_line=read_line, all_at_once=arguments.all)
+    try:
+        review = saved_review(record, arguments.file)
+    except LudotecaError as error:  # a stale or damaged review: the game still replays
+        console.print(f"[yellow]Review not shown: {escape(str(error))}[/yellow]")
+        review = None
+    return run_replay(
+        record, console=console, read_line=read_line, all_at_once=arguments.all, review=review
+    )
+
+
+def _review(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    return run_review_command(arguments, console)
 
 
 def _arena(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:

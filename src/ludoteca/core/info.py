@@ -41,6 +41,13 @@ Evaluator = Callable[[Any], tuple[float, ...]]
 #: ``expert_move(state) -> (action, value)``: the game's own move at a decision node and its
 #: value to the mover in [-1, 1] (see `GameInfo.expert_value`).
 ExpertMove = Callable[[Any], tuple[int, float]]
+#: ``exact_values(state) -> {action: value}``: the exact value to the mover, in [-1, 1], of each
+#: legal action at a decision node, for a solved game (game reviews use it).
+ExactValues = Callable[[Any], Mapping[int, float]]
+#: ``expert_playouts(state, count, seed) -> wins``: how many of ``count`` games played from
+#: ``state`` by the game's expert policy (chance drawn from ``seed``) the first player wins;
+#: game reviews estimate winning chances with it where a game has no exact values.
+ExpertPlayouts = Callable[[Any, int, int], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +166,11 @@ class GameInfo:
         region_styles: The colours of the drawing's own region style names.
         rules: The rules page in Markdown (``ludoteca rules``, the web's rules page); empty:
             ``docs/rules/<id>.md`` for Ludoteca's own games, else the game module's docstring.
+        exact_values: Exact move values of a solved game (see `ExactValues`), or ``None``;
+            game reviews then report exact winning chances.
+        expert_playouts: Playouts of the expert's policy (see `ExpertPlayouts`), or ``None``;
+            game reviews of a game without exact values then estimate winning chances by them.
+            Games with neither are reviewed by MCTS searches.
     """
 
     rollout_plies: int | None = None
@@ -170,6 +182,8 @@ class GameInfo:
     piece_styles: tuple[PieceStyle, ...] = ()
     region_styles: tuple[RegionStyle, ...] = ()
     rules: str = ""
+    exact_values: ExactValues | None = None
+    expert_playouts: ExpertPlayouts | None = None
 
     def level(self, level: int) -> LevelSetting:
         """The setting of ``level`` (1-5).
@@ -211,6 +225,9 @@ def declaration_problems(info: object) -> list[str]:
         problems.append("evaluate must be a function of a state")
     if info.expert is not None and not callable(info.expert):
         problems.append("expert must be a function of a state")
+    for name in ("exact_values", "expert_playouts"):
+        if getattr(info, name) is not None and not callable(getattr(info, name)):
+            problems.append(f"{name} must be a function")
     if info.expert_value not in _EXPERT_VALUES:
         problems.append(
             f"expert_value must be 'win chance' or 'progress'; got {info.expert_value!r}"

@@ -453,6 +453,46 @@ async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[st
     return answer
 
 
+REVIEW_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The finished review (status done).", "content": {"application/json": {}}},
+    202: {
+        "description": "The review runs: its progress (status running, done, total).",
+        "content": {"application/json": {}},
+    },
+}
+
+
+@router.post(
+    "/games/{game_id}/review",
+    status_code=202,
+    summary="Review a finished game",
+    responses=REVIEW_ANSWER,
+)
+async def start_review(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+    """Start the review of a finished game in the background; answers its progress (202).
+
+    Anyone may ask. One review per game runs at a time: asking again while it runs answers
+    the same review's progress (202); once it is done, the review itself (200). A review
+    that failed or was interrupted (its server stopped) is started again. 409 while the game
+    is being played; 503 when this server runs too many reviews (see ``Retry-After``).
+    Progress and the review are pushed on the game's WebSocket (``{"type": "review"}``).
+    """
+    check_rate(request, request.app.state.hint_limiter, "review requests")
+    status, answer = await service_of(request).reviews.start(game_id)
+    response.status_code = status
+    return answer
+
+
+@router.get("/games/{game_id}/review", summary="A game's review or its progress")
+async def get_review(game_id: str, request: Request) -> dict[str, Any]:
+    """The review, or how far it is.
+
+    ``status`` is none, running (``done`` of ``total`` positions), interrupted, failed (with
+    ``error``) or done (with the decisions and the players' accuracy).
+    """
+    return await service_of(request).reviews.get(game_id)
+
+
 @router.get("/lobby", summary="Open challenges, games to watch, your games")
 async def get_lobby(request: Request) -> dict[str, Any]:
     """The lobby: open challenges, running games to watch, and this browser's games.
@@ -572,15 +612,23 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
             if listener in done:
                 update.cancel()
                 break
-            message = update.result()
-            while not queue.empty():  # a slow reader gets the newest state, not a backlog
+            # A slow reader gets the newest message of each type (state, review), not a backlog.
+            newest = {_message_type(update.result()): update.result()}
+            while not queue.empty():
                 message = queue.get_nowait()
-            await websocket.send_text(with_now(message))
+                newest[_message_type(message)] = message
+            for message in newest.values():
+                await websocket.send_text(with_now(message))
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away while we were sending
     finally:
         listener.cancel()
         service.unsubscribe(game_id, queue)
+
+
+def _message_type(message: str) -> str:
+    """The ``type`` of a pushed message (each starts ``{"type":"...",``)."""
+    return message[: message.find(",")]
 
 
 async def _until_closed(websocket: WebSocket) -> None:

@@ -41,6 +41,7 @@ from ludoteca.web.guards import (
     Sessions,
     install_log_scrubbing,
 )
+from ludoteca.web.reviews import DEFAULT_STALE_SECONDS
 from ludoteca.web.searches import DEFAULT_LANES, DEFAULT_TIME_LIMIT, LaneSize, SearchPool
 from ludoteca.web.service import DEFAULT_CACHE_SIZE, GameService
 from ludoteca.web.storage import GameStore, default_db_path
@@ -80,6 +81,10 @@ class ServerSettings:
         tune_interpreter: Set the process's switch interval and garbage collector for latency
             (process-wide, so only for a process that is the server).
         busy_seconds: How long an SQLite write waits for another process's transaction.
+        review_budget: The search budget of each position of a game review (``None``: the
+            review's default; `ludoteca.analysis.review`).
+        review_stale_seconds: How long a running review's heartbeat may be silent before the
+            review counts as abandoned and may be started again.
     """
 
     game_rate: float = 30.0
@@ -91,6 +96,8 @@ class ServerSettings:
     start_workers: bool = False
     busy_seconds: float = 5.0
     tune_interpreter: bool = False
+    review_budget: Any = None
+    review_stale_seconds: float = DEFAULT_STALE_SECONDS
 
 
 def create_app(
@@ -115,7 +122,14 @@ def create_app(
         db if db is not None else default_db_path(), busy_seconds=settings.busy_seconds
     )
     pool = SearchPool(settings.lanes, time_limit=settings.search_time_limit)
-    service = GameService(store, seed=seed, pool=pool, cache_size=settings.cache_size)
+    service = GameService(
+        store,
+        seed=seed,
+        pool=pool,
+        cache_size=settings.cache_size,
+        review_budget=settings.review_budget,
+        review_stale_seconds=settings.review_stale_seconds,
+    )
     install_log_scrubbing()
     _load_plugins()
 

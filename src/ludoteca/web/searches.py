@@ -6,12 +6,15 @@ each with its own workers and a bounded queue:
 
 - ``quick``: levels 1-2 (milliseconds to a fraction of a second),
 - ``deep``: levels 3-5 (up to the levels' 1.8 s cap),
-- ``hints``: the hints people ask for (level 5's engine, never blundering).
+- ``hints``: the hints people ask for (level 5's engine, never blundering),
+- ``review``: the positions of game reviews (`ludoteca.analysis.review`), at the lowest
+  priority and with a longer time limit of their own.
 
-So two long level-5 searches never delay a level-1 reply, and a flood of hints never delays a
-computer's move. Within a lane jobs run first come, first served; a game has at most one
-computer move waiting, so no game can take more than its turn. Every job has a hard time limit:
-a worker that overruns it is killed and replaced, and the job fails with `SearchTimeoutError`.
+So two long level-5 searches never delay a level-1 reply, a flood of hints never delays a
+computer's move, and a review only takes what the processor has left. Within a lane jobs run
+first come, first served; a game has at most one computer move waiting, so no game can take
+more than its turn. Every job has a hard time limit: a worker that overruns it is killed and
+replaced, and the job fails with `SearchTimeoutError`.
 A full queue refuses at once with `PoolBusyError`. Workers start on first use (``ludoteca serve``
 starts them before it accepts requests) and load every game's compiled kernels from numba's
 cache, which the server fills first. Deep searches and hints run at a lower priority (a higher
@@ -37,8 +40,10 @@ from ludoteca.core.registry import runtime_registrations
 
 log = logging.getLogger(__name__)
 
-QUICK, DEEP, HINTS = "quick", "deep", "hints"
+QUICK, DEEP, HINTS, REVIEW = "quick", "deep", "hints", "review"
 DEFAULT_TIME_LIMIT = 10.0
+#: The hard limit on one position of a review (a review's budget is spent position by position).
+DEFAULT_REVIEW_TIME_LIMIT = 120.0
 WORKER_START_SECONDS = 120.0
 
 
@@ -59,12 +64,14 @@ class SearchJob:
     """What a worker needs: the rules, the position and who plays.
 
     Attributes:
-        kind: ``"move"`` (the agent's move) or ``"hint"`` (`ludoteca.ai.hint`).
+        kind: ``"move"`` (the agent's move), ``"hint"`` (`ludoteca.ai.hint`) or ``"review"``
+            (one position of a review: ``task``).
         game: The game id.
         options: The game's options.
         position: The position text (`State.to_text`).
         agent: The agent spec (``"level:3"``) for moves.
         seed: The agent's seed.
+        task: A review's `ludoteca.analysis.review.ReviewTask` (picklable), for ``"review"``.
     """
 
     kind: str
@@ -73,6 +80,7 @@ class SearchJob:
     position: str
     agent: str = ""
     seed: int = 0
+    task: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +91,20 @@ class LaneSize:
         workers: Worker processes.
         queue: Jobs that may wait; one more is refused with `PoolBusyError`.
         niceness: Added to the workers' niceness: a deep search gives way to the server.
+        time_limit: The hard limit on one job of this lane, in seconds (``None``: the pool's).
     """
 
     workers: int
     queue: int
     niceness: int = 0
+    time_limit: float | None = None
 
 
 DEFAULT_LANES = {
     QUICK: LaneSize(workers=1, queue=256, niceness=0),
     DEEP: LaneSize(workers=2, queue=256, niceness=10),
     HINTS: LaneSize(workers=1, queue=8, niceness=10),
+    REVIEW: LaneSize(workers=2, queue=8, niceness=15, time_limit=DEFAULT_REVIEW_TIME_LIMIT),
 }
 
 
@@ -135,24 +146,29 @@ def _worker_main(connection: Connection, niceness: int, games: tuple[str, ...] =
         except (EOFError, OSError):
             return
         try:
-            game = make(job.game, **job.options)
-            state = game.parse_state(job.position)
-            if job.kind == "hint":
-                found = hint(state)
-                answer: tuple[str, Any] = (
-                    "ok",
-                    (found.move.text, float(found.win_chance), found.estimate, found.meaning),
-                )
+            if job.kind == "review":
+                from ludoteca.analysis.review import run_review_task
+
+                answer: tuple[str, Any] = ("ok", run_review_task(job.task))
             else:
-                key = (job.game, repr(sorted(job.options.items())), job.agent)
-                agent = agents.get(key)
-                if agent is None:
-                    agent = agent_from_spec(job.agent, game, seed=job.seed)
-                    agents[key] = agent
-                    if len(agents) > 64:
-                        agents.popitem(last=False)
-                agents.move_to_end(key)
-                answer = ("ok", agent.choose(state).text)
+                game = make(job.game, **job.options)
+                state = game.parse_state(job.position)
+                if job.kind == "hint":
+                    found = hint(state)
+                    answer = (
+                        "ok",
+                        (found.move.text, float(found.win_chance), found.estimate, found.meaning),
+                    )
+                else:
+                    key = (job.game, repr(sorted(job.options.items())), job.agent)
+                    agent = agents.get(key)
+                    if agent is None:
+                        agent = agent_from_spec(job.agent, game, seed=job.seed)
+                        agents[key] = agent
+                        if len(agents) > 64:
+                            agents.popitem(last=False)
+                    agents.move_to_end(key)
+                    answer = ("ok", agent.choose(state).text)
         except Exception as error:  # reported to the server, which logs it
             answer = ("error", f"{type(error).__name__}: {error}")
         try:
@@ -204,7 +220,7 @@ class SearchPool:
     def _lane(self, name: str) -> _Lane:
         lane = self._lanes.get(name)
         if lane is None:
-            size = self._sizes[name]
+            size = self._sizes.get(name) or DEFAULT_LANES[name]  # a lane not configured: as usual
             lane = _Lane(name, size, asyncio.Queue(maxsize=size.queue))
             lane.workers = [None] * size.workers
             lane.slots = [
@@ -242,6 +258,10 @@ class SearchPool:
             ) from None
         return await future
 
+    def workers(self, lane_name: str) -> int:
+        """How many worker processes a lane has."""
+        return (self._sizes.get(lane_name) or DEFAULT_LANES[lane_name]).workers
+
     def waiting(self, lane_name: str) -> int:
         """How many jobs wait in a lane."""
         lane = self._lanes.get(lane_name)
@@ -259,7 +279,7 @@ class SearchPool:
                     if worker is not None:
                         worker.stop()
                     worker = lane.workers[index] = await self._spawn(lane.size.niceness)
-                answer = await self._ask(worker, job)
+                answer = await self._ask(worker, job, lane.size.time_limit or self.time_limit)
             except SearchTimeoutError as error:
                 lane.workers[index] = None
                 if not future.done():
@@ -297,9 +317,9 @@ class SearchPool:
             raise SearchFailedError("a search worker did not start") from None
         return worker
 
-    async def _ask(self, worker: _Worker, job: SearchJob) -> tuple[str, Any]:
+    async def _ask(self, worker: _Worker, job: SearchJob, seconds: float) -> tuple[str, Any]:
         worker.connection.send(job)
-        answer: tuple[str, Any] = await self._receive(worker, self.time_limit)
+        answer: tuple[str, Any] = await self._receive(worker, seconds)
         return answer
 
     async def _receive(self, worker: _Worker, seconds: float) -> Any:
@@ -318,7 +338,7 @@ class SearchPool:
         except TimeoutError:
             worker.stop()
             raise SearchTimeoutError(
-                f"the search took longer than {self.time_limit:g} s and was stopped"
+                f"the search took longer than {seconds:g} s and was stopped"
             ) from None
         finally:
             loop.remove_reader(descriptor)

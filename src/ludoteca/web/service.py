@@ -59,6 +59,7 @@ from ludoteca.web.live import (
     new_token,
     to_json,
 )
+from ludoteca.web.reviews import DEFAULT_STALE_SECONDS, Reviews
 from ludoteca.web.searches import (
     HINTS,
     PoolBusyError,
@@ -69,6 +70,7 @@ from ludoteca.web.searches import (
     lane_of,
 )
 from ludoteca.web.storage import (
+    REVIEW_CHANGE,
     ChallengeRow,
     ChallengeTakenError,
     GameStore,
@@ -117,6 +119,8 @@ class GameService:
         seed: int | None = None,
         pool: SearchPool | None = None,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        review_budget: Any = None,
+        review_stale_seconds: float = DEFAULT_STALE_SECONDS,
     ) -> None:
         self.store = store
         self.pool = pool if pool is not None else SearchPool()
@@ -137,6 +141,7 @@ class GameService:
         self._sweep: asyncio.Task[None] | None = None
         self._started = False
         self._closing = False
+        self.reviews = Reviews(self, budget=review_budget, stale_seconds=review_stale_seconds)
 
     async def start(self) -> None:
         """Start hearing other processes' changes (call on the server's event loop)."""
@@ -156,6 +161,7 @@ class GameService:
             handle.cancel()
         for task in list(self._tasks.values()):
             task.cancel()
+        await self.reviews.close()
         await self._feed.close()
         await self.pool.close()
         self._writer.shutdown(wait=False, cancel_futures=True)
@@ -168,6 +174,19 @@ class GameService:
     async def _read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._reader, lambda: function(*args, **kwargs))
+
+    async def write(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a write of the store on the writing thread (never on the event loop)."""
+        return await self._write(function, *args, **kwargs)
+
+    async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a read of the store on a reading thread (never on the event loop)."""
+        return await self._read(function, *args, **kwargs)
+
+    @property
+    def closing(self) -> bool:
+        """Whether the service is stopping."""
+        return self._closing
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -999,6 +1018,15 @@ class GameService:
         for queue in queues:
             queue.put_nowait(message)
 
+    def has_subscribers(self, game_id: str) -> bool:
+        """Whether a WebSocket of this process watches the game."""
+        return bool(self._subscribers.get(game_id))
+
+    def send(self, game_id: str, message: str) -> None:
+        """Send a JSON message (text) to the game's subscribers in this process."""
+        for queue in self._subscribers.get(game_id, ()):
+            queue.put_nowait(message)
+
     def subscribe(self, game_id: str) -> asyncio.Queue[str]:
         """A queue that receives the game's state (a JSON message) after every change."""
         queue: asyncio.Queue[str] = asyncio.Queue()
@@ -1017,6 +1045,9 @@ class GameService:
 
     def _heard(self, game_id: str, version: int) -> None:
         """A change was committed (by any process): refresh the copy if it is behind."""
+        if game_id.startswith(REVIEW_CHANGE):
+            self.reviews.heard(game_id.removeprefix(REVIEW_CHANGE))
+            return
         live = self._games.get(game_id)
         if live is None or live.version >= version or game_id in self._refreshing:
             return

@@ -6,7 +6,8 @@ One database holds every game: by default the SQLite file
 (game id and options), the start position when it is not the default, the seats, the
 resignation, the result once the game is over, and a **version** that every change (a move, an
 undo, a resignation) increases by one. The moves table keeps the moves in notation, numbered from
-1, chance outcomes included.
+1, chance outcomes included. The reviews table keeps each game's review (`ludoteca.web.reviews`):
+which process runs it, its heartbeat and progress, then the review itself.
 
 The database is the authority when several server processes share it: every write is
 conditional on the version the writer based it on (`VersionConflictError` otherwise), so a
@@ -56,10 +57,13 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
@@ -158,6 +162,29 @@ session_names_table = Table(
     Column("session", String, primary_key=True),
     Column("name", String, nullable=False),
     Column("updated", String, nullable=False),
+)
+#: One review per game (`ludoteca.analysis.review`): ``status`` is ``running`` while a server
+#: process (``owner``) works on it and beats ``heartbeat`` (epoch seconds), then ``done`` (with
+#: ``review``, the review's JSON, and ``paths``, the better moves' click paths) or ``failed``.
+#: ``moves`` is the number of moves of the game it reviews.
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String, primary_key=True),
+    Column("status", String, nullable=False),
+    Column("done", Integer, nullable=False, server_default="0"),
+    Column("total", Integer, nullable=False, server_default="0"),
+    Column("budget", Text),
+    Column("seed", Integer, nullable=False, server_default="0"),
+    Column("owner", String),
+    Column("heartbeat", Float, nullable=False, server_default="0"),
+    Column("review", Text),
+    Column("paths", Text),
+    Column("error", Text),
+    Column("moves", Integer, nullable=False, server_default="0"),
+    Column("started", String, nullable=False),
+    Column("updated", String, nullable=False),
+    Column("finished", String),
 )
 settings_table = Table(
     "settings",
@@ -270,6 +297,31 @@ class ChallengeRow:
     accepter_name: str | None
     created: str
     updated: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """A game's stored review (see ``reviews_table``): its progress, or its result."""
+
+    game_id: str
+    status: str
+    done: int
+    total: int
+    budget: str | None
+    seed: int
+    owner: str | None
+    heartbeat: float
+    review: str | None
+    paths: str | None
+    error: str | None
+    moves: int
+    started: str
+    updated: str
+    finished: str | None
+
+
+#: The prefix of a review's announcements on the change feed (game ids never contain ``:``).
+REVIEW_CHANGE = "review:"
 
 
 class ChallengeTakenError(LudotecaError):
@@ -884,6 +936,121 @@ class GameStore:
             ).rowcount
         if changed != 1:
             raise ChallengeTakenError("this challenge is no longer open")
+
+    # -- reviews -----------------------------------------------------------------------------
+
+    def start_review(
+        self,
+        game_id: str,
+        *,
+        owner: str,
+        total: int,
+        moves: int,
+        budget: str | None,
+        seed: int,
+        stale_before: float,
+    ) -> bool:
+        """Claim the game's review for ``owner`` (a server process), if nobody works on it.
+
+        The claim is one conditional write: it succeeds where the game has no review, or its
+        review is not running, or the process running it stopped beating its heartbeat before
+        ``stale_before`` (epoch seconds; it was stopped or crashed). Of several processes
+        claiming at once, exactly one succeeds.
+
+        Returns:
+            Whether ``owner`` now holds the review (``False``: another process runs it).
+        """
+        stamp = now_stamp()
+        values = {
+            "status": "running",
+            "done": 0,
+            "total": total,
+            "budget": budget,
+            "seed": seed,
+            "owner": owner,
+            "heartbeat": time.time(),
+            "review": None,
+            "paths": None,
+            "error": None,
+            "moves": moves,
+            "started": stamp,
+            "updated": stamp,
+            "finished": None,
+        }
+        table = reviews_table
+        with self._write() as db:
+            claimed = db.execute(
+                update(table)
+                .where(table.c.game_id == game_id)
+                .where(or_(table.c.status != "running", table.c.heartbeat < stale_before))
+                .values(**values)
+            ).rowcount
+            if claimed != 1:
+                exists = db.execute(select(table.c.game_id).where(table.c.game_id == game_id))
+                if exists.first() is not None:
+                    return False
+                insert_new = (sqlite_insert if self.is_sqlite else postgresql_insert)(table)
+                statement = (
+                    insert_new.values(game_id=game_id, **values)
+                    .on_conflict_do_nothing(index_elements=["game_id"])
+                    .returning(table.c.game_id)  # psycopg's rowcount here is -1
+                )
+                if db.execute(statement).first() is None:
+                    return False  # another process inserted it a moment ago
+            self._announce(db, REVIEW_CHANGE + game_id, 0)
+        return True
+
+    def review_progress(self, game_id: str, owner: str, done: int) -> bool:
+        """Record that ``done`` positions are reviewed (and that ``owner`` is alive).
+
+        Returns:
+            Whether ``owner`` still holds the review (``False``: another process took it over).
+        """
+        return self._update_review(game_id, owner, done=done)
+
+    def finish_review(self, game_id: str, owner: str, review: str, paths: str) -> bool:
+        """Store the finished review (its JSON) and the click paths of its moves."""
+        return self._update_review(
+            game_id,
+            owner,
+            status="done",
+            done=reviews_table.c.total,
+            review=review,
+            paths=paths,
+            finished=now_stamp(),
+        )
+
+    def fail_review(self, game_id: str, owner: str, error: str, *, status: str = "failed") -> bool:
+        """Mark the review ``failed`` (or ``interrupted``: its server stopped), with the reason."""
+        return self._update_review(
+            game_id, owner, status=status, error=error[:2000], finished=now_stamp()
+        )
+
+    def _update_review(self, game_id: str, owner: str, **values: Any) -> bool:
+        table = reviews_table
+        with self._write() as db:
+            changed = db.execute(
+                update(table)
+                .where(
+                    table.c.game_id == game_id,
+                    table.c.owner == owner,
+                    table.c.status == "running",
+                )
+                .values(heartbeat=time.time(), updated=now_stamp(), **values)
+            ).rowcount
+            if changed == 1:
+                self._announce(db, REVIEW_CHANGE + game_id, 0)
+        return changed == 1
+
+    def load_review(self, game_id: str) -> ReviewRow | None:
+        """The game's review (running, done or failed), or ``None``."""
+        with self._read() as db:
+            row = db.execute(
+                select(reviews_table).where(reviews_table.c.game_id == game_id)
+            ).first()
+        if row is None:
+            return None
+        return ReviewRow(**{name: getattr(row, name) for name in ReviewRow.__dataclass_fields__})
 
     # -- display names -----------------------------------------------------------------------
 

@@ -60,7 +60,7 @@ from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.pente_grammai import heuristics, view
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.solution import expert_move
+from ludoteca.games.pente_grammai.solution import exact_move_values, expert_move
 from ludoteca.games.pente_grammai.state import (
     PenteGrammaiMove,
     PenteGrammaiState,
@@ -130,6 +130,7 @@ class PenteGrammaiGame(KernelGame):
         ),
         evaluate=heuristics.evaluate,
         expert=expert_move,
+        exact_values=exact_move_values,
         view=View.of(view),
         piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
     )

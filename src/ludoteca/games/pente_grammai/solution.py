@@ -367,3 +367,8 @@ def expert_move(state: PenteGrammaiState) -> tuple[int, float]:
     values = solve(state.game.params).move_values(state)
     best = max(values, key=lambda action: (values[action], -action))
     return best, values[best]
+
+
+def exact_move_values(state: PenteGrammaiState) -> dict[int, float]:
+    """Each legal action's exact value to the mover at a decision node (the die rolled)."""
+    return solve(state.game.params).move_values(state)

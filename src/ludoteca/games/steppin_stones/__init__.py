@@ -60,6 +60,7 @@ from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import heuristics, view
 from ludoteca.games.steppin_stones import kernels as k
+from ludoteca.games.steppin_stones.expert_playouts import expert_playouts
 from ludoteca.games.steppin_stones.layout import Layout, layout
 from ludoteca.games.steppin_stones.planner import expert_move
 from ludoteca.games.steppin_stones.position import parse_position
@@ -134,6 +135,7 @@ class SteppinStonesGame(KernelGame):
         expert=expert_move,
         # The planner's value is how far the suits have come towards home, not a win chance.
         expert_value="progress",
+        expert_playouts=expert_playouts,
         view=View.of(view),
         piece_styles=(
             PieceStyle("suns", "#f2b233"),

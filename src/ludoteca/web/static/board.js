@@ -64,6 +64,14 @@ function render() {
     li.textContent = move.is_chance ? `rolled ${move.text}` : `${move.player_name}: ${move.text}`;
     if (move.is_chance) li.className = "chance";
     li.value = move.number;
+    if (outcome !== null) {
+      // A finished game's moves are buttons: each shows the position after it.
+      li.tabIndex = 0;
+      li.setAttribute("role", "button");
+      li.classList.add("jump");
+      li.classList.toggle("current", replayAt !== null && move.number === replayAt);
+    }
+    reviewHooks.markMove(li, move);
   });
   const legal = $("legal-moves");
   legal.replaceChildren(
@@ -81,6 +89,7 @@ function render() {
   $("replay").hidden = outcome === null;
   if (outcome === null) replayAt = null;
   updateReplayLabel();
+  reviewHooks.render();
   holder.classList.toggle("my-turn", myTurn());
   showChoices();
 }
@@ -582,8 +591,26 @@ function updateReplayLabel() {
     at === 0 ? `Start position (${game.ply} moves)` : `After move ${at} of ${game.ply}`;
 }
 
+// Show the position after ``target`` moves (the game's last position: back to live).
+async function showPosition(target) {
+  try {
+    const shown = await api(`/api/games/${page.id}/board?at=${target}`);
+    replayAt = target === game.ply ? null : target;
+    showBoard(shown);
+    for (const li of $("moves").children) {
+      li.classList.toggle("current", replayAt !== null && li.value === replayAt);
+    }
+    $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    $("status").textContent = replayAt === null ? board.status : shown.status;
+    updateReplayLabel();
+    reviewHooks.shown(target);
+  } catch (failure) {
+    say(failure.message);
+  }
+}
+
 document.querySelectorAll("[data-replay]").forEach((button) =>
-  button.addEventListener("click", async () => {
+  button.addEventListener("click", () => {
     const now = replayAt === null ? game.ply : replayAt;
     const target = {
       first: 0,
@@ -591,21 +618,27 @@ document.querySelectorAll("[data-replay]").forEach((button) =>
       forward: Math.min(game.ply, now + 1),
       last: game.ply,
     }[button.dataset.replay];
-    try {
-      const shown = await api(`/api/games/${page.id}/board?at=${target}`);
-      replayAt = target === game.ply ? null : target;
-      showBoard(shown);
-      for (const li of $("moves").children) {
-        li.classList.toggle("current", replayAt !== null && li.value === replayAt);
-      }
-      $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
-      $("status").textContent = replayAt === null ? board.status : shown.status;
-      updateReplayLabel();
-    } catch (failure) {
-      say(failure.message);
-    }
+    showPosition(target);
   }),
 );
+
+function jumpToMove(event) {
+  const li = event.target.closest("#moves li.jump");
+  if (li === null || game === null || game.outcome === null) return;
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  event.preventDefault();
+  showPosition(li.value);
+}
+$("moves").addEventListener("click", jumpToMove);
+$("moves").addEventListener("keydown", jumpToMove);
+
+// What the review (static/review.js) adds to the page; nothing until it loads.
+const reviewHooks = {
+  render() {},
+  markMove() {},
+  shown() {},
+  update() {},
+};
 
 // -- live updates --------------------------------------------------------------------------
 
@@ -618,6 +651,10 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === "review") {
+      reviewHooks.update(message.review);
+      return;
+    }
     if (message.type !== "state") return;
     takeTime(message);
     if (game !== null && message.game.version < game.version) return; // the POST answer was newer
