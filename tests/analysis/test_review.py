@@ -206,3 +206,24 @@ def test_an_illegal_move_is_refused_with_its_ply() -> None:
         review((game, moves), budget=0, jobs=1)
     with pytest.raises(ReviewError, match="jobs"):
         review((game, moves), budget=10, jobs=0)
+
+
+def test_the_review_declarations_must_be_functions() -> None:
+    from ludoteca.core.info import GameInfo, declaration_problems
+
+    problems = declaration_problems(GameInfo(exact_values=3, expert_playouts="x"))  # type: ignore[arg-type]
+    assert "exact_values must be a function" in problems
+    assert "expert_playouts must be a function" in problems
+    assert ludoteca.make("pente_grammai").info.exact_values is not None
+    assert ludoteca.make("steppin_stones").info.expert_playouts is not None
+
+
+def test_steppin_stones_playouts_are_seeded() -> None:
+    game = ludoteca.make("steppin_stones")
+    state = game.initial_state()
+    for move in random_moves(game, 6, seed=2):
+        state = state.apply(move)
+    playouts = game.info.expert_playouts
+    assert playouts is not None
+    wins = playouts(state, 2, 5)
+    assert 0 <= wins <= 2 and playouts(state, 2, 5) == wins

@@ -494,7 +494,8 @@ def review(
         budget: Playouts per candidate move or search iterations per position (see
             `default_budget`); ignored where values are exact.
         seed: Seeds every estimate; the same seed and budget give the same review.
-        progress: Called with ``(done, total)`` as positions are evaluated.
+        progress: Called with ``(0, total)`` first, then ``(done, total)`` as positions are
+            evaluated.
         jobs: Worker processes (``None``: every core; 1: in this process). The review is the
             same whatever the number.
 
@@ -508,6 +509,8 @@ def review(
         raise ReviewError(f"jobs must be a whole number of at least 1; got {jobs!r}")
     total = len(tasks)
     done = 0
+    if progress is not None:
+        progress(0, total)
 
     def advance(index: int, result: ReviewTaskResult) -> None:
         nonlocal done

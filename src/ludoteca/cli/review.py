@@ -135,7 +135,11 @@ def run_review_command(arguments: argparse.Namespace, console: Console) -> int:
         raise LudotecaError(f"--jobs must be at least 1; got {arguments.jobs}")
     if arguments.plot is not None:
         check_plot_path(arguments.plot)
-    record = records.load(arguments.file)
+    try:
+        record = records.load(arguments.file)
+    except KeyboardInterrupt:
+        console.print("Interrupted while reading the game: nothing was written.")
+        return INTERRUPTED
     game = record.game
     budget = arguments.budget if arguments.budget is not None else default_budget(game)
     started, cpu_started = time.perf_counter(), time.process_time()
