@@ -171,12 +171,15 @@ def _played(record_or_game_and_moves: GameAndMoves) -> _Played:
     if isinstance(moves, str) or not all(isinstance(move, str) for move in moves):
         raise ReviewError("the moves must be a list of move texts")
     states = [game.initial_state()]
-    for ply, move in enumerate(moves):
+    texts = []  # canonical texts: the tasks' results name moves by them
+    for ply, text in enumerate(moves):
         try:
+            move = states[-1].parse_move(text)
             states.append(states[-1].apply(move))
         except LudotecaError as error:
             raise ReviewError(f"ply {ply}: {error}") from None
-    return _Played(game, tuple(moves), tuple(states))
+        texts.append(move.text)
+    return _Played(game, tuple(texts), tuple(states))
 
 
 def _check_budget(budget: int | None, game: Game) -> int:
@@ -402,7 +405,7 @@ def assemble_review(
     missing = sorted(expected - set(by_key), key=_key_order)
     if missing:
         raise ReviewError(f"the results of {len(missing)} task(s) are missing: {missing[:5]}")
-    decisions = [_judge(played, ply, by_key, method, spent) for ply in _decisions(played)]
+    decisions = [_judge(played, ply, by_key, method) for ply in _decisions(played)]
     return Review(
         game=game.id,
         options=dict(game.options),
@@ -416,7 +419,7 @@ def assemble_review(
 
 
 def _judge(
-    played: _Played, ply: int, by_key: dict[str, ReviewTaskResult], method: str, budget: int
+    played: _Played, ply: int, by_key: dict[str, ReviewTaskResult], method: str
 ) -> ReviewedDecision:
     state = played.states[ply]
     mover = state.to_move
@@ -446,7 +449,7 @@ def _judge(
         ply=ply,
         player=mover,
         move=move,
-        chance_before=best_chance if method != "search" or not forced else after,
+        chance_before=best_chance,
         chance_after=after,
         best_move=best_move,
         best_chance=best_chance,
