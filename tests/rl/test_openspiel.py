@@ -7,6 +7,7 @@ where .ci/run installs the extra and these tests must run.
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ if os.environ.get("CI") != "true":
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'ludoteca[rl]'")
 
 import pyspiel
+from absl import logging as absl_logging
 from open_spiel.python.algorithms import evaluate_bots, mcts
 
 from ludoteca.ai.agents import AgentError
@@ -27,6 +29,12 @@ from ludoteca.rl.openspiel import (
     register_games,
     short_name,
 )
+
+# absl makes its log handler on the stream that is sys.stderr when it is imported: here, pytest's
+# capture file. A later logging.config.dictConfig (uvicorn's, in the web and load tests) closes
+# every handler there is, and with it pytest's capture file, which ends the whole run. The real
+# stderr is one that absl never closes.
+absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
 
 # Options that keep whole games short enough for a search written in Python to finish them.
 SHORT = {
