@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import cast
@@ -48,13 +49,14 @@ import numpy.typing as npt
 
 from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import Evaluator, evaluator_for
-from ludoteca.core.array_state import ArrayState
+from ludoteca.core.array_state import ArrayState, Cells, KernelGame
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.info import SearchLeaf
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.playouts import GAME_OVER
 from ludoteca.core.search import GOING_ON, seed_generator, select_ucb
 
-Returns = tuple[float, ...]
+Returns = Sequence[float]
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -64,14 +66,21 @@ class _Node:
     A decision node lists its actions when first searched through (`expand`); ``visits[i]`` and
     ``sums[i]`` count the iterations through its ``i``-th action and the mover's summed returns.
     The last ``untried`` actions have no child yet; one is drawn at random when needed.
+
+    A node made by the game's compiled search leaf (`ludoteca.core.info.SearchLeaf`) holds its
+    position as the kernels' array (``cells``) and its player; its `State` is built only if
+    something needs it (a chance node's probabilities), and a finished one keeps its
+    ``returns``.
     """
 
     __slots__ = (
         "actions",
+        "cells",
         "children",
         "cumulative",
         "outcomes",
         "player",
+        "returns",
         "state",
         "sums",
         "total",
@@ -80,9 +89,11 @@ class _Node:
         "visits",
     )
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State | None, player: int | None = None) -> None:
         self.state = state
-        self.player = state.to_move
+        self.player = player if state is None else state.to_move
+        self.cells: Cells = _NO_CELLS if state is None else _cells_of(state)
+        self.returns: Sequence[float] = ()
         self.total = 0  # iterations through this node
         self.actions: list[int] = []
         self.children: list[_Node | None] | dict[int, _Node] = []
@@ -93,9 +104,8 @@ class _Node:
         self.cumulative: list[float] = []
         self.uniform = True
 
-    def expand(self) -> None:
-        """List the actions (or the chance outcomes with their probabilities)."""
-        state = self.state
+    def expand(self, state: State) -> None:
+        """List the actions (or the chance outcomes with their probabilities) of ``state``."""
         if self.player == CHANCE:
             if isinstance(state, ArrayState):
                 self.outcomes = state.legal_action_array().tolist()
@@ -110,9 +120,13 @@ class _Node:
             self.untried = 0
             return
         if isinstance(state, ArrayState):
-            self.actions = state.legal_action_array().tolist()
+            self.list_actions(state.legal_action_array())
         else:
-            self.actions = list(state.legal_actions())
+            self.list_actions(state.legal_actions())
+
+    def list_actions(self, actions: Sequence[int] | npt.NDArray[np.int64]) -> None:
+        """Make this decision node's children slots, one per legal action."""
+        self.actions = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         count = len(self.actions)
         self.untried = count
         self.children = [None] * count
@@ -121,6 +135,11 @@ class _Node:
 
 
 _EMPTY: FloatArray = np.zeros(0)
+_NO_CELLS: Cells = np.zeros(0, dtype=np.int32)
+
+
+def _cells_of(state: State) -> Cells:
+    return state.cells if isinstance(state, ArrayState) else _NO_CELLS
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +217,13 @@ class MCTSAgent(Agent):
         )
         self._rng = random.Random(seed)
         self._kernel_states = False
+        # The game's compiled leaf (apply, rollout and evaluation in one call), used on kernel
+        # states: the same plies, draws and values as the three calls it replaces.
+        self._leaf = game.info.search_leaf
+        self._leaf_plies = rollout_plies if self._cut_rollouts else _FULL_GAME
+        self._leaf_heuristic = self._evaluate is not None
+        self._compiled_leaf = False
+        self._root_state: State | None = None
         self.name = name or _describe(iterations, seconds)
 
     def _choose(self, state: State) -> Move:
@@ -216,8 +242,10 @@ class MCTSAgent(Agent):
         # Kernel states make children without a second legality check, and roll out from
         # numba's generator, seeded once per search (not per rollout).
         self._kernel_states = isinstance(state, ArrayState)
+        self._compiled_leaf = self._kernel_states and self._leaf is not None
+        self._root_state = state
         root = _Node(state)
-        root.expand()
+        root.expand(state)
         seed_generator(self._rng.getrandbits(31))
         started = time.perf_counter()
         deadline = math.inf if self.seconds is None else started + self.seconds
@@ -251,13 +279,12 @@ class MCTSAgent(Agent):
         node = root
         path: list[tuple[_Node, int]] = []  # (node, index of the action taken; -1 at chance)
         rng = self._rng
-        successor = self._successor
         while True:
             if node.player is None:
-                value = _returns_of(node.state)
+                value = _returns_of(node.state) if node.state is not None else node.returns
                 break
             if node.untried < 0:
-                node.expand()
+                self._expand(node)
             if node.player == CHANCE:
                 if node.uniform:
                     outcome = node.outcomes[rng.randrange(len(node.outcomes))]
@@ -267,9 +294,9 @@ class MCTSAgent(Agent):
                 path.append((node, -1))
                 child = children.get(outcome)
                 if child is None:
-                    child = children[outcome] = _Node(successor(node.state, outcome))
+                    child, value = self._new_leaf(node, outcome)
+                    children[outcome] = child
                     path.append((child, -1))
-                    value = self._evaluate_leaf(child.state)
                     break
                 node = child
                 continue
@@ -282,11 +309,10 @@ class MCTSAgent(Agent):
                 actions = node.actions
                 actions[pick], actions[tried] = actions[tried], actions[pick]
                 node.untried -= 1
-                child = _Node(successor(node.state, actions[tried]))
+                child, value = self._new_leaf(node, actions[tried])
                 decided[tried] = child
                 path.append((node, tried))
                 path.append((child, -1))
-                value = self._evaluate_leaf(child.state)
                 break
             index = select_ucb(node.visits, node.sums, node.total, self.exploration)
             path.append((node, index))
@@ -296,6 +322,30 @@ class MCTSAgent(Agent):
             if index >= 0:
                 visited.visits[index] += 1
                 visited.sums[index] += value[visited.player]  # type: ignore[index]
+
+    def _expand(self, node: _Node) -> None:
+        if node.state is None and node.player != CHANCE:
+            game = cast(KernelGame, self.game)
+            node.list_actions(game.kernels.legal_actions(node.cells, *game.kernel_args))
+            return
+        if node.state is None:  # a chance node's probabilities come from its state
+            node.state = cast(ArrayState, self._root_state).child(node.cells)
+        node.expand(node.state)
+
+    def _new_leaf(self, node: _Node, action: int) -> tuple[_Node, Sequence[float]]:
+        """The child of ``node`` after ``action`` and its estimated returns."""
+        if self._compiled_leaf:
+            game = cast(KernelGame, self.game)
+            leaf = cast(SearchLeaf, self._leaf)
+            cells, player, values = leaf(
+                node.cells, *game.kernel_args, action, self._leaf_plies, self._leaf_heuristic
+            )
+            child = _Node(None, None if player == GAME_OVER else player)
+            child.cells = cells
+            child.returns = values
+            return child, values
+        child = _Node(self._successor(cast(State, node.state), action))
+        return child, self._evaluate_leaf(cast(State, child.state))
 
     def _successor(self, state: State, action: int) -> State:
         """The position after a legal ``action``, without a second legality check if possible."""

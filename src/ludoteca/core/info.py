@@ -48,6 +48,17 @@ ExactValues = Callable[[Any], Mapping[int, float]]
 #: ``state`` by the game's expert policy (chance drawn from ``seed``) the first player wins;
 #: game reviews estimate winning chances with it where a game has no exact values.
 ExpertPlayouts = Callable[[Any, int, int], int]
+#: ``search_leaf(cells, *kernel_args, action, max_plies, heuristic) -> (child, player, returns)``:
+#: a compiled function (numba) doing a tree search's work at a new leaf in one call: the position
+#: after the legal ``action`` (a new array; ``cells`` unchanged), its player to move
+#: (``player_to_move``: a player, ``CHANCE_NODE`` or ``GAME_OVER``), and each player's estimated
+#: return (float64 array): the returns of the game's end if a random rollout of at most
+#: ``max_plies`` plies from the child (numba's generator, not reseeded) ends it, else the
+#: heuristic ``evaluate`` of the position reached, or 0 for everyone when ``heuristic`` is false.
+#: It must give exactly what ``apply_action``, ``random_rollout`` with ``GOING_ON`` and
+#: ``evaluate`` give one after the other (the conformance tests check it); it saves the MCTS
+#: their Python calls.
+SearchLeaf = Callable[..., tuple[Any, int, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +182,8 @@ class GameInfo:
         expert_playouts: Playouts of the expert's policy (see `ExpertPlayouts`), or ``None``;
             game reviews of a game without exact values then estimate winning chances by them.
             Games with neither are reviewed by MCTS searches.
+        search_leaf: The compiled search leaf (see `SearchLeaf`), or ``None``: the MCTS then
+            makes the same calls from Python. Needs ``evaluate``.
     """
 
     rollout_plies: int | None = None
@@ -184,6 +197,7 @@ class GameInfo:
     rules: str = ""
     exact_values: ExactValues | None = None
     expert_playouts: ExpertPlayouts | None = None
+    search_leaf: SearchLeaf | None = None
 
     def level(self, level: int) -> LevelSetting:
         """The setting of ``level`` (1-5).
@@ -225,9 +239,11 @@ def declaration_problems(info: object) -> list[str]:
         problems.append("evaluate must be a function of a state")
     if info.expert is not None and not callable(info.expert):
         problems.append("expert must be a function of a state")
-    for name in ("exact_values", "expert_playouts"):
+    for name in ("exact_values", "expert_playouts", "search_leaf"):
         if getattr(info, name) is not None and not callable(getattr(info, name)):
             problems.append(f"{name} must be a function")
+    if info.search_leaf is not None and info.evaluate is None:
+        problems.append("search_leaf scores positions with the heuristic: declare evaluate too")
     if info.expert_value not in _EXPERT_VALUES:
         problems.append(
             f"expert_value must be 'win chance' or 'progress'; got {info.expert_value!r}"

@@ -136,6 +136,7 @@ class SaltaGame(KernelGame):
             }
         ),
         evaluate=heuristics.evaluate,
+        search_leaf=heuristics.search_leaf,
         view=View.of(view),
         piece_styles=(
             PieceStyle("green", "#2f8f46", text="#fff"),

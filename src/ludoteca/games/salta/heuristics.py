@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ludoteca.core.search import GOING_ON
 from ludoteca.games.salta import kernels as k
 from ludoteca.games.salta.state import SaltaState
 
@@ -289,3 +290,22 @@ def evaluate(state: SaltaState) -> tuple[float, float]:
     game = state.game
     value = float(green_value(state.cells, game.params, game.goals))
     return value, -value
+
+
+@njit(cache=True)
+def search_leaf(
+    s: npt.NDArray[np.int32],
+    params: npt.NDArray[np.int64],
+    goals: npt.NDArray[np.int64],
+    action: int,
+    max_plies: int,
+    heuristic: bool,
+) -> tuple[npt.NDArray[np.int32], int, npt.NDArray[np.float64]]:
+    """The searches' leaf in one call (see `ludoteca.core.info.SearchLeaf`)."""
+    child = k.apply_action(s, params, goals, action)
+    end = k.random_rollout(child, params, goals, max_plies, GOING_ON)
+    value = green_value(end, params, goals) if heuristic or end[k.STATUS_AT] != k.ONGOING else 0.0
+    values = np.empty(2, np.float64)
+    values[0] = value
+    values[1] = -value
+    return child, k.player_to_move(child), values
