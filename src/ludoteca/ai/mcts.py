@@ -41,7 +41,6 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import cast
 
 import numpy as np
@@ -51,95 +50,13 @@ from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import Evaluator, evaluator_for
 from ludoteca.core.array_state import ArrayState, Cells, KernelGame
 from ludoteca.core.game import Game, Move, State
-from ludoteca.core.info import SearchLeaf
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.playouts import GAME_OVER
-from ludoteca.core.search import GOING_ON, seed_generator, select_ucb
+from ludoteca.core.search import GOING_ON, seed_generator
+from ludoteca.core.search_tree import ACTION, NEEDS_ACTIONS, NEEDS_LEAF, PLAYER, SearchTree
 
 Returns = Sequence[float]
 FloatArray = npt.NDArray[np.float64]
-
-
-class _Node:
-    """A position in the search tree, with the statistics of its children.
-
-    A decision node lists its actions when first searched through (`expand`); ``visits[i]`` and
-    ``sums[i]`` count the iterations through its ``i``-th action and the mover's summed returns.
-    The last ``untried`` actions have no child yet; one is drawn at random when needed.
-
-    A node made by the game's compiled search leaf (`ludoteca.core.info.SearchLeaf`) holds its
-    position as the kernels' array (``cells``) and its player; its `State` is built only if
-    something needs it (a chance node's probabilities), and a finished one keeps its
-    ``returns``.
-    """
-
-    __slots__ = (
-        "actions",
-        "cells",
-        "children",
-        "cumulative",
-        "outcomes",
-        "player",
-        "returns",
-        "state",
-        "sums",
-        "total",
-        "uniform",
-        "untried",
-        "visits",
-    )
-
-    def __init__(self, state: State | None, player: int | None = None) -> None:
-        self.state = state
-        self.player = player if state is None else state.to_move
-        self.cells: Cells = _NO_CELLS if state is None else _cells_of(state)
-        self.returns: Sequence[float] = ()
-        self.total = 0  # iterations through this node
-        self.actions: list[int] = []
-        self.children: list[_Node | None] | dict[int, _Node] = []
-        self.untried = -1  # -1: not expanded yet
-        self.visits: FloatArray = _EMPTY
-        self.sums: FloatArray = _EMPTY
-        self.outcomes: list[int] = []
-        self.cumulative: list[float] = []
-        self.uniform = True
-
-    def expand(self, state: State) -> None:
-        """List the actions (or the chance outcomes with their probabilities) of ``state``."""
-        if self.player == CHANCE:
-            if isinstance(state, ArrayState):
-                self.outcomes = state.legal_action_array().tolist()
-                probabilities = state._chance_probabilities()
-            else:
-                pairs = state.chance_outcomes()
-                self.outcomes = [move.index for move, _ in pairs]
-                probabilities = tuple(p for _, p in pairs)
-            self.uniform = all(p == probabilities[0] for p in probabilities)
-            self.cumulative = list(accumulate(probabilities))
-            self.children = {}
-            self.untried = 0
-            return
-        if isinstance(state, ArrayState):
-            self.list_actions(state.legal_action_array())
-        else:
-            self.list_actions(state.legal_actions())
-
-    def list_actions(self, actions: Sequence[int] | npt.NDArray[np.int64]) -> None:
-        """Make this decision node's children slots, one per legal action."""
-        self.actions = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        count = len(self.actions)
-        self.untried = count
-        self.children = [None] * count
-        self.visits = np.zeros(count)
-        self.sums = np.zeros(count)
-
-
-_EMPTY: FloatArray = np.zeros(0)
-_NO_CELLS: Cells = np.zeros(0, dtype=np.int32)
-
-
-def _cells_of(state: State) -> Cells:
-    return state.cells if isinstance(state, ArrayState) else _NO_CELLS
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,132 +146,14 @@ class MCTSAgent(Agent):
     def _choose(self, state: State) -> Move:
         return self.search(state).move
 
-    def search(self, state: State) -> SearchResult:
-        """Run one search from the decision node ``state`` and report the best move.
-
-        Raises:
-            AgentError: ``state`` is over or a chance node.
-        """
-        require_decision_node(state, self.game)
-        winning = _winning_move(state)
-        if winning is not None:
-            return SearchResult(move=winning, value=1.0, iterations=0, visits={})
-        # Kernel states make children without a second legality check, and roll out from
-        # numba's generator, seeded once per search (not per rollout).
-        self._kernel_states = isinstance(state, ArrayState)
-        self._compiled_leaf = self._kernel_states and self._leaf is not None
-        self._root_state = state
-        root = _Node(state)
-        root.expand(state)
-        seed_generator(self._rng.getrandbits(31))
-        started = time.perf_counter()
-        deadline = math.inf if self.seconds is None else started + self.seconds
-        budget = self.iterations if self.iterations is not None else math.inf
-        done = 0
-        if len(root.actions) == 1:  # a forced move needs no search
-            budget = 1
-        while done < budget:
-            self._iterate(root)
-            done += 1
-            if done % _CHECK_EVERY == 0:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                left = min(budget - done, done / (now - started) * (deadline - now))
-                if self.stop_early and _decided(root, left):
-                    break
-        player = root.player
-        assert player is not None
-        tried = [i for i in range(len(root.actions)) if root.visits[i] > 0]
-        best = max(tried, key=lambda i: (root.visits[i], root.sums[i] / root.visits[i]))
-        by_index = {move.index: move for move in state.legal_moves()}
-        return SearchResult(
-            move=by_index[root.actions[best]],
-            value=float(root.sums[best] / root.visits[best]),
-            iterations=done,
-            visits={by_index[root.actions[i]].text: int(root.visits[i]) for i in tried},
-        )
-
-    def _iterate(self, root: _Node) -> None:
-        node = root
-        path: list[tuple[_Node, int]] = []  # (node, index of the action taken; -1 at chance)
-        rng = self._rng
-        while True:
-            if node.player is None:
-                value = _returns_of(node.state) if node.state is not None else node.returns
-                break
-            if node.untried < 0:
-                self._expand(node)
-            if node.player == CHANCE:
-                if node.uniform:
-                    outcome = node.outcomes[rng.randrange(len(node.outcomes))]
-                else:
-                    outcome = rng.choices(node.outcomes, cum_weights=node.cumulative)[0]
-                children = cast(dict[int, _Node], node.children)
-                path.append((node, -1))
-                child = children.get(outcome)
-                if child is None:
-                    child, value = self._new_leaf(node, outcome)
-                    children[outcome] = child
-                    path.append((child, -1))
-                    break
-                node = child
-                continue
-            decided = cast(list[_Node | None], node.children)
-            if node.untried > 0:
-                # Draw one untried action and move it just after the tried ones, so children
-                # keep the order in which they were expanded (ties go to the earliest).
-                tried = len(node.actions) - node.untried
-                pick = rng.randint(tried, len(node.actions) - 1)
-                actions = node.actions
-                actions[pick], actions[tried] = actions[tried], actions[pick]
-                node.untried -= 1
-                child, value = self._new_leaf(node, actions[tried])
-                decided[tried] = child
-                path.append((node, tried))
-                path.append((child, -1))
-                break
-            index = select_ucb(node.visits, node.sums, node.total, self.exploration)
-            path.append((node, index))
-            node = cast(_Node, decided[index])
-        for visited, index in path:
-            visited.total += 1
-            if index >= 0:
-                visited.visits[index] += 1
-                visited.sums[index] += value[visited.player]  # type: ignore[index]
-
-    def _expand(self, node: _Node) -> None:
-        if node.state is None and node.player != CHANCE:
-            game = cast(KernelGame, self.game)
-            node.list_actions(game.kernels.legal_actions(node.cells, *game.kernel_args))
-            return
-        if node.state is None:  # a chance node's probabilities come from its state
-            node.state = cast(ArrayState, self._root_state).child(node.cells)
-        node.expand(node.state)
-
-    def _new_leaf(self, node: _Node, action: int) -> tuple[_Node, Sequence[float]]:
-        """The child of ``node`` after ``action`` and its estimated returns."""
-        if self._compiled_leaf:
-            game = cast(KernelGame, self.game)
-            leaf = cast(SearchLeaf, self._leaf)
-            cells, player, values = leaf(
-                node.cells, *game.kernel_args, action, self._leaf_plies, self._leaf_heuristic
-            )
-            child = _Node(None, None if player == GAME_OVER else player)
-            child.cells = cells
-            child.returns = values
-            return child, values
-        child = _Node(self._successor(cast(State, node.state), action))
-        return child, self._evaluate_leaf(cast(State, child.state))
-
     def _successor(self, state: State, action: int) -> State:
         """The position after a legal ``action``, without a second legality check if possible."""
-        if self._kernel_states:
-            return cast(ArrayState, state).successor(action)
+        if isinstance(state, ArrayState):
+            return state.successor(action)
         return state.apply_action(action)
 
     def _rollout(self, state: State, plies: int) -> State:
-        if self._kernel_states:
+        if isinstance(state, ArrayState):  # numba's generator goes on (seeded once a search)
             return state.random_rollout(plies, GOING_ON)
         return state.random_rollout(plies, self._rng.getrandbits(31))
 
@@ -370,6 +169,128 @@ class MCTSAgent(Agent):
         if self._evaluate is None:
             return self._draw
         return self._evaluate(state)
+
+    def search(self, state: State) -> SearchResult:
+        """Run one search from the decision node ``state`` and report the best move.
+
+        Raises:
+            AgentError: ``state`` is over or a chance node.
+        """
+        require_decision_node(state, self.game)
+        winning = _winning_move(state)
+        if winning is not None:
+            return SearchResult(move=winning, value=1.0, iterations=0, visits={})
+        search = _Search(self, state)
+        # numba's generator (the tree's draws, the kernels' rollouts) is seeded once a search.
+        seed_generator(self._rng.getrandbits(31))
+        tree = search.tree
+        started = time.perf_counter()
+        deadline = math.inf if self.seconds is None else started + self.seconds
+        budget = self.iterations if self.iterations is not None else math.inf
+        done = 0
+        if len(tree.root_edges()[0]) == 1:  # a forced move needs no search
+            budget = 1
+        while done < budget:
+            search.iterate()
+            done += 1
+            if done % _CHECK_EVERY == 0:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                left = min(budget - done, done / (now - started) * (deadline - now))
+                if self.stop_early and _decided(tree, left):
+                    break
+        actions, visits, sums = tree.root_edges()
+        tried = [i for i in range(len(actions)) if visits[i] > 0]
+        best = max(tried, key=lambda i: (visits[i], sums[i] / visits[i]))
+        by_index = {move.index: move for move in state.legal_moves()}
+        return SearchResult(
+            move=by_index[int(actions[best])],
+            value=float(sums[best] / visits[best]),
+            iterations=done,
+            visits={by_index[int(actions[i])].text: int(visits[i]) for i in tried},
+        )
+
+
+class _Search:
+    """One search: the tree (`ludoteca.core.search_tree`) and the positions of its nodes.
+
+    The tree's walk and backup are compiled; this class does what needs the game: listing a new
+    node's actions and making and valuing a new leaf. With the game's compiled search leaf
+    (`ludoteca.core.info.SearchLeaf`) a node's position is the kernels' array, and a `State` is
+    built only for a chance node's probabilities; otherwise every node keeps its `State`.
+    """
+
+    def __init__(self, agent: MCTSAgent, root: State) -> None:
+        self.agent = agent
+        self.game = root.game
+        self.exploration = agent.exploration
+        self.root = root
+        self.kernel_states = isinstance(root, ArrayState)
+        self.leaf = agent._leaf if self.kernel_states else None
+        self.kernel_args = cast(KernelGame, self.game).kernel_args if self.kernel_states else ()
+        self.states: list[State | None] = [root]
+        self.cells: list[Cells] = [cast(ArrayState, root).cells if self.kernel_states else _NONE]
+        self.tree = SearchTree(_player_code(root.to_move), self.game.num_players)
+        self._list_actions(0)
+
+    def iterate(self) -> None:
+        """One iteration: walk down, list actions or make a leaf as needed, back up."""
+        tree = self.tree
+        while True:
+            status, node, edge = tree.descend(self.exploration)
+            if status != NEEDS_ACTIONS:
+                break
+            self._list_actions(node)
+        if status == NEEDS_LEAF:
+            action = int(tree.edges_i[edge, ACTION])
+            if self.leaf is not None:
+                agent = self.agent
+                cells, player, values = self.leaf(
+                    self.cells[node], *self.kernel_args, action, agent._leaf_plies,
+                    agent._leaf_heuristic,
+                )  # fmt: skip
+                tree.attach(edge, player, values)
+                self.cells.append(cells)
+                self.states.append(None)
+                return
+            state = self.agent._successor(self._state(node), action)
+            returns = self.agent._evaluate_leaf(state)
+            tree.attach(edge, _player_code(state.to_move), np.asarray(returns, dtype=np.float64))
+            self.states.append(state)
+            self.cells.append(_NONE)
+
+    def _state(self, node: int) -> State:
+        state = self.states[node]
+        if state is None:
+            state = self.states[node] = cast(ArrayState, self.root).child(self.cells[node])
+        return state
+
+    def _list_actions(self, node: int) -> None:
+        tree = self.tree
+        if tree.nodes[node, PLAYER] == CHANCE:
+            state = self._state(node)
+            if isinstance(state, ArrayState):
+                outcomes = state.legal_action_array()
+                probabilities = state._chance_probabilities()
+            else:
+                pairs = state.chance_outcomes()
+                outcomes = np.array([move.index for move, _ in pairs], dtype=np.int64)
+                probabilities = tuple(p for _, p in pairs)
+            uniform = all(p == probabilities[0] for p in probabilities)
+            cumulative = np.cumsum(np.asarray(probabilities, dtype=np.float64))
+            tree.add_edges(node, outcomes, cumulative, uniform=uniform)
+            return
+        if self.leaf is not None:
+            kernels = cast(KernelGame, self.game).kernels
+            actions = kernels.legal_actions(self.cells[node], *self.kernel_args)
+        else:
+            state = self._state(node)
+            if isinstance(state, ArrayState):
+                actions = state.legal_action_array()
+            else:
+                actions = np.array(state.legal_actions(), dtype=np.int64)
+        tree.add_edges(node, actions, _NO_PROBABILITIES)
 
 
 def _winning_move(state: State) -> Move | None:
@@ -396,18 +317,28 @@ def _winning_move(state: State) -> Move | None:
 _CHECK_EVERY = 64
 
 
-def _decided(root: _Node, iterations_left: float) -> bool:
+def _decided(tree: SearchTree, iterations_left: float) -> bool:
     """Whether the most visited move stays most visited whatever the remaining iterations do."""
-    if root.untried:
+    if tree.root_untried():
         return False
-    if len(root.visits) < 2:
+    visits = tree.root_edges()[1]
+    if len(visits) < 2:
         return True
-    first, second = np.partition(root.visits, -2)[-2:][::-1]
+    first, second = np.partition(visits, -2)[-2:][::-1]
     return bool(first - second > iterations_left)
 
 
 # A rollout "to the end": every game ends long before this (each has its own ply cap).
 _FULL_GAME = 1 << 30
+
+
+def _player_code(player: int | None) -> int:
+    """A state's ``to_move`` as the tree stores it (`GAME_OVER` for ``None``)."""
+    return GAME_OVER if player is None else player
+
+
+_NONE: Cells = np.zeros(0, dtype=np.int32)  # no array: a node kept as a State
+_NO_PROBABILITIES: FloatArray = np.zeros(0)
 
 
 def _returns_of(state: State) -> Returns:
