@@ -28,10 +28,12 @@ search stops early when that child can no longer be overtaken within the budget 
 ``stop_early=False``), and at once when only one move is legal. With an iteration budget and a
 seed the search is reproducible; a time budget also stops at the deadline.
 
-The tree is kept lean: a node lists its legal actions only when it is first searched through
-(one kernel call, an array), child statistics live in the parent's arrays, the selection formula
-runs as a compiled kernel over those arrays, and children of games with compiled kernels are
-made straight from the kernels, without checking again that a legal action is legal.
+The tree lives in arrays (`ludoteca.core.search_tree`) and its walk, expansion and backup run as
+compiled code; the search calls the game only for a new node's actions and for a new leaf. A game
+with compiled kernels makes a leaf without checking again that a legal action is legal, and a game
+that declares a compiled search leaf (`ludoteca.core.info.SearchLeaf`) makes the child, plays the
+rollout and scores it in one call. Random draws (the order of untried moves, chance outcomes, the
+kernels' rollouts) come from numba's generator, seeded once a search from the agent's own generator.
 """
 
 from __future__ import annotations
