@@ -84,6 +84,11 @@ def test_a_tampered_record_is_refused_with_the_reason(
         records.loads(text)
 
 
+def test_a_json_file_that_is_not_a_saved_game_says_so() -> None:
+    with pytest.raises(ludoteca.InvalidRecordError, match='not a saved Ludoteca game.*"format"'):
+        records.loads(json.dumps({"moves": ["c3-d4"]}))
+
+
 def test_a_result_that_the_moves_do_not_give_is_refused() -> None:
     data = _finished_game().to_dict()
     data["result"]["winner"] = 1 - data["result"]["winner"]

@@ -336,6 +336,11 @@ def from_dict(data: Any) -> GameRecord:
     if not isinstance(data, dict):
         raise InvalidRecordError("a saved game is a JSON object with the fields " + _field_list())
     if data.get("format") != FORMAT:
+        if "format" not in data:
+            raise InvalidRecordError(
+                f'this is not a saved Ludoteca game: it has no "format" field (a saved game'
+                f' has "format": "{FORMAT}")'
+            )
         raise InvalidRecordError(f"format is {data.get('format')!r}; expected {FORMAT!r}")
     if "format_version" not in data:
         raise InvalidRecordError(
