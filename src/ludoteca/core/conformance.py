@@ -293,11 +293,11 @@ def check_search_leaf(game: KernelGame, *, seed: int = 0, plies: int = 40) -> No
 
     Along a seeded random game, at decision and chance nodes, for a few legal actions, with
     rollouts of 0, 3 and 10 plies (and, at every fourth position, for one of them, to the end
-    of the game), with and without the heuristic: from numba's
-    generator seeded alike, ``search_leaf`` must give exactly what ``apply_action``,
-    ``random_rollout`` (`GOING_ON`) and then the outcome's returns, the declared ``evaluate``
-    or zeros give: the same child array, its ``player_to_move``, the same float64 values (one
-    per player), its input left alone, and the generator left where the rollout leaves it.
+    of the game), with and without the heuristic: from numba's generator seeded alike,
+    ``search_leaf`` must give exactly what ``apply_action``, ``random_rollout`` (`GOING_ON`)
+    and then the outcome's returns, the declared ``evaluate`` or zeros give: the same child
+    array, its ``player_to_move``, the same float64 values (one per player), its input left
+    alone, and the generator left where the rollout leaves it.
 
     Raises:
         ConformanceError: The first difference found.
@@ -338,11 +338,12 @@ def _check_leaf_at(
     start = game.initial_state().cells
     mine = np.array(state.cells, copy=True)
     before = mine.tobytes()
-    seed_generator(draws)
+    number = draws % (1 << 31)  # numba's seeds are 32-bit
+    seed_generator(number)
     child, player, values = leaf(mine, *args, action, max_plies, heuristic)
     leaf_next = kernels.random_rollout(start, *args, _DRAWS_AFTER, GOING_ON)
     _expect(mine.tobytes() == before, "search_leaf must leave its input unchanged", state)
-    seed_generator(draws)
+    seed_generator(number)
     after = state.successor(action)
     end = after.random_rollout(max_plies, GOING_ON)
     calls_next = kernels.random_rollout(start, *args, _DRAWS_AFTER, GOING_ON)
