@@ -21,7 +21,9 @@ toy game where the one winning move's win comes only three to seven plies later.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -36,7 +38,7 @@ from ludoteca.ai import (
     make_agent,
     mcts,
 )
-from ludoteca.ai.levels import LEVELS, BlunderingAgent, level_setting
+from ludoteca.ai.levels import LEVELS, BlunderingAgent, level_setting, rollout_plies
 from ludoteca.core.chance import sample_outcome
 from ludoteca.games.pente_grammai.solution import solve
 from ludoteca.games.steppin_stones.planner import expert_move
@@ -393,3 +395,56 @@ def test_bad_levels_and_budgets_are_refused() -> None:
         AlphaBetaAgent(game, seconds=-1)
     with pytest.raises(AgentError, match="needs a heuristics module"):
         AlphaBetaAgent(ToyDiceGame())
+
+
+# -- the compiled search leaf (ludoteca.core.info.SearchLeaf) -----------------------------------
+
+
+def _without_search_leaf(game: ludoteca.Game) -> ludoteca.Game:
+    """The same game, declared without its compiled search leaf."""
+    cls = type(game)
+    info = dataclasses.replace(cls.info, search_leaf=None)
+    plain = type(f"{cls.__name__}WithoutLeaf", (cls,), {"info": info})
+    return plain(**game.options)
+
+
+def _decision_positions(game: ludoteca.Game, plies: tuple[int, ...]) -> list[ludoteca.State]:
+    """Decisions between several moves in a seeded random game, one at or after each ``plies``."""
+    rng, state, found = random.Random(7), game.initial_state(), []
+    ply = 0
+    while len(found) < len(plies) and not state.is_over:
+        if state.to_move == ludoteca.CHANCE:
+            state = state.apply(sample_outcome(state, rng))
+            continue
+        moves = state.legal_moves()
+        if ply >= plies[len(found)] and len(moves) > 1:
+            found.append(state)
+        state = state.apply(rng.choice(moves))
+        ply += 1
+    assert len(found) == len(plies)
+    return found
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+@pytest.mark.parametrize("cut", ["heuristic", "capped"])
+def test_mcts_searches_the_same_with_and_without_the_compiled_leaf(game_id: str, cut: str) -> None:
+    game = ludoteca.make(game_id)
+    assert game.info.search_leaf is not None
+    plain = _without_search_leaf(game)
+    assert plain.info.search_leaf is None and plain == game
+    if cut == "heuristic":
+        settings: dict[str, Any] = {"rollout_plies": rollout_plies(game)}
+    else:
+        settings = {"heuristic": False, "rollout_plies": 200}
+    for state in _decision_positions(game, (0, 9, 20)):
+        fast = MCTSAgent(game, iterations=300, seed=3, **settings).search(state)
+        slow = MCTSAgent(plain, iterations=300, seed=3, **settings).search(
+            plain.parse_state(state.to_text())
+        )
+        assert fast.iterations > 1  # not a forced move
+        assert (fast.move.text, fast.value, fast.iterations, fast.visits) == (
+            slow.move.text,
+            slow.value,
+            slow.iterations,
+            slow.visits,
+        )

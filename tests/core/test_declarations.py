@@ -84,6 +84,28 @@ def test_inconsistent_declarations_are_listed() -> None:
     assert declaration_problems("levels") == ["info must be a ludoteca.core.GameInfo; got str"]
 
 
+def test_a_search_leaf_must_be_a_function() -> None:
+    def evaluate(state: object) -> tuple[float, float]:
+        return 0.0, 0.0
+
+    info = GameInfo(evaluate=evaluate, search_leaf="compiled")  # type: ignore[arg-type]
+    assert declaration_problems(info) == ["search_leaf must be a function"]
+
+
+def test_a_search_leaf_needs_evaluate() -> None:
+    leaf = ludoteca.make("salta").info.search_leaf
+    assert leaf is not None
+    assert declaration_problems(GameInfo(search_leaf=leaf)) == [
+        "search_leaf scores positions with the heuristic: declare evaluate too"
+    ]
+
+    class LeafWithoutHeuristicGame(ToyDiceGame):
+        info = GameInfo(search_leaf=leaf)
+
+    with pytest.raises(DeclarationError, match="search_leaf scores positions with the heuristic"):
+        check_declaration(LeafWithoutHeuristicGame())
+
+
 def test_a_drawing_with_an_undeclared_piece_style_fails_the_check() -> None:
     def drawing(state: object) -> Drawing:
         square = Region("a1", 0, 0, 1, 1, "a1")

@@ -15,7 +15,8 @@ parameters, in one order, and behaves as promised (sorted unique legal actions, 
 leaves its input alone, ``expand`` agrees with ``legal_actions`` and ``apply_action``, seeded
 rollouts and playouts repeat, per-game records sum to the totals), and the learning interface
 that rests on them (`check_learning_interface`): observation tensors, masks, returns, chance
-outcome indices and the batch kernels of `ludoteca.rl.VectorEnv`.
+outcome indices and the batch kernels of `ludoteca.rl.VectorEnv`. A game that declares a compiled
+search leaf is checked against the calls it replaces (`check_search_leaf`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ludoteca.core.array_state import ArrayState, KernelGame
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.core.game import Game, Move, State
-from ludoteca.core.info import DeclarationError, check_declaration
+from ludoteca.core.info import DeclarationError, SearchLeaf, check_declaration
 from ludoteca.core.kernels import signature_problems
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.playouts import (
@@ -45,6 +46,7 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_TURNS,
 )
+from ludoteca.core.search import GOING_ON, seed_generator
 from ludoteca.core.vector_kernels import NO_ILLEGAL, random_legal_actions, seed_generators
 
 
@@ -246,6 +248,7 @@ def check_kernels(game: KernelGame, *, seed: int = 0, plies: int = 40) -> None:
         )
     _expect(int(curve[1].sum()) == int(totals[T_DECISIONS]), "the curve counts every decision")
     check_learning_interface(game, seed=seed, plies=plies)
+    check_search_leaf(game, seed=seed, plies=plies)
 
 
 def _check_kernels_at(kernels: ModuleType, args: Any, state: State) -> None:
@@ -274,6 +277,113 @@ def _check_kernels_at(kernels: ModuleType, args: Any, state: State) -> None:
             int(players[i]) == int(kernels.player_to_move(after)),
             "expand's players must be player_to_move of its children",
         )
+
+
+# -- the search leaf (ludoteca.core.info.SearchLeaf) ----------------------------------------------
+
+# Rollout lengths the leaf is checked with: none, short, the searches' usual, and to the end.
+_TO_THE_END = 1 << 30
+_LEAF_PLIES = (0, 3, 10)
+# Plies played from the start after each leaf, to compare where numba's generator was left.
+_DRAWS_AFTER = 12
+
+
+def check_search_leaf(game: KernelGame, *, seed: int = 0, plies: int = 40) -> None:
+    """Check ``game``'s compiled search leaf, if it declares one (see `ludoteca.core.info`).
+
+    Along a seeded random game, at decision and chance nodes, for a few legal actions, with
+    rollouts of 0, 3 and 10 plies (and, at every fourth position, for one of them, to the end
+    of the game), with and without the heuristic: from numba's generator seeded alike,
+    ``search_leaf`` must give exactly what ``apply_action``, ``random_rollout`` (`GOING_ON`)
+    and then the outcome's returns, the declared ``evaluate`` or zeros give: the same child
+    array, its ``player_to_move``, the same float64 values (one per player), its input left
+    alone, and the generator left where the rollout leaves it.
+
+    Raises:
+        ConformanceError: The first difference found.
+    """
+    leaf = game.info.search_leaf
+    if leaf is None:
+        return
+    _expect(game.info.evaluate is not None, "a game with search_leaf must declare evaluate")
+    rng = random.Random(seed)
+    pick = random.Random(-seed - 1)  # its own generator, so checking changes no move
+    state = game.initial_state()
+    draws = seed * 1_000_003
+    for ply in range(plies):
+        if state.is_over:
+            break
+        actions = state.legal_actions()
+        sample = pick.sample(actions, min(len(actions), 3))
+        cases = [(a, n, h) for a in sample for n in _LEAF_PLIES for h in (True, False)]
+        if ply % 4 == 0:  # rollouts to the end (slow in some games): one action, every 4th ply
+            cases += [(sample[0], _TO_THE_END, heuristic) for heuristic in (True, False)]
+        for action, max_plies, heuristic in cases:
+            draws += 1
+            _check_leaf_at(game, leaf, state, action, max_plies, heuristic, draws)
+        state = state.apply_action(rng.choice(actions))
+
+
+def _check_leaf_at(
+    game: KernelGame,
+    leaf: SearchLeaf,
+    state: ArrayState,
+    action: int,
+    max_plies: int,
+    heuristic: bool,
+    draws: int,
+) -> None:
+    args = game.kernel_args
+    kernels: ModuleType = game.kernels
+    start = game.initial_state().cells
+    mine = np.array(state.cells, copy=True)
+    before = mine.tobytes()
+    number = draws % (1 << 31)  # numba's seeds are 32-bit
+    seed_generator(number)
+    child, player, values = leaf(mine, *args, action, max_plies, heuristic)
+    leaf_next = kernels.random_rollout(start, *args, _DRAWS_AFTER, GOING_ON)
+    _expect(mine.tobytes() == before, "search_leaf must leave its input unchanged", state)
+    seed_generator(number)
+    after = state.successor(action)
+    end = after.random_rollout(max_plies, GOING_ON)
+    calls_next = kernels.random_rollout(start, *args, _DRAWS_AFTER, GOING_ON)
+    evaluate = game.info.evaluate
+    assert evaluate is not None
+    if end.outcome is not None:
+        expected = list(end.outcome.returns)
+    elif heuristic:
+        expected = list(evaluate(end))
+    else:
+        expected = [0.0] * game.num_players
+    call = f"search_leaf(action {action}, max_plies {max_plies}, heuristic {heuristic})"
+    _expect(
+        np.array_equal(child, after.cells),
+        f"{call} must give apply_action's position",
+        state,
+    )
+    _expect(
+        int(player) == int(kernels.player_to_move(after.cells)),
+        f"{call} must give player_to_move of the position after the action",
+        state,
+    )
+    _expect(
+        isinstance(values, np.ndarray)
+        and values.dtype == np.float64
+        and values.shape == (game.num_players,),
+        f"{call} must give a float64 array of one value per player",
+        state,
+    )
+    _expect(
+        values.tolist() == expected,
+        f"{call} gave the values {values.tolist()}; apply_action, random_rollout and"
+        f" {'the returns or evaluate' if heuristic else 'the returns or zeros'} give {expected}",
+        state,
+    )
+    _expect(
+        np.array_equal(leaf_next, calls_next),
+        f"{call} must draw from numba's generator exactly as random_rollout does",
+        state,
+    )
 
 
 # -- the learning interface (ludoteca.rl) -------------------------------------------------------

@@ -129,6 +129,7 @@ class PenteGrammaiGame(KernelGame):
             LevelSetting("strongest: perfect play (the game is solved)", "expert", 0),
         ),
         evaluate=heuristics.evaluate,
+        search_leaf=heuristics.search_leaf,
         expert=expert_move,
         exact_values=exact_move_values,
         view=View.of(view),

@@ -30,11 +30,19 @@ import numpy.typing as npt
 from numba import njit
 
 from ludoteca.core.game import Game
+from ludoteca.core.search import GOING_ON
 from ludoteca.games.pente_grammai import kernels as k
 from ludoteca.games.pente_grammai.solution import expert_move, solve
 from ludoteca.games.pente_grammai.state import PenteGrammaiState
 
-__all__ = ["evaluate", "exact_start_value", "expert_move", "progress", "white_value"]
+__all__ = [
+    "evaluate",
+    "exact_start_value",
+    "expert_move",
+    "progress",
+    "search_leaf",
+    "white_value",
+]
 
 RACE_LENGTH = 8  # pips from the hand (or from point 1 minus one) to the goal
 RACE_WEIGHT = 0.5  # a counter a full circuit along, not yet home, in counters
@@ -113,3 +121,21 @@ def exact_start_value(game: Game) -> float:
         assert isinstance(after, PenteGrammaiState)
         total += probability * table.value_before_roll(after.cells)
     return total
+
+
+@njit(cache=True)
+def search_leaf(
+    s: npt.NDArray[np.int32],
+    params: npt.NDArray[np.int64],
+    action: int,
+    max_plies: int,
+    heuristic: bool,
+) -> tuple[npt.NDArray[np.int32], int, npt.NDArray[np.float64]]:
+    """The searches' leaf in one call (see `ludoteca.core.info.SearchLeaf`)."""
+    child = k.apply_action(s, params, action)
+    end = k.random_rollout(child, params, max_plies, GOING_ON)
+    value = white_value(end, params) if heuristic or end[k.STATUS_AT] != k.ONGOING else 0.0
+    values = np.empty(2, np.float64)
+    values[0] = value
+    values[1] = -value
+    return child, k.player_to_move(child), values

@@ -107,6 +107,7 @@ class SaltNPepperGame(KernelGame):
             {5: LevelSetting("strongest: alpha-beta, 40,000 positions", "alphabeta", 40_000)}
         ),
         evaluate=heuristics.evaluate,
+        search_leaf=heuristics.search_leaf,
         view=View.of(view),
         piece_styles=(
             PieceStyle("salt", "#fdfdfb"),

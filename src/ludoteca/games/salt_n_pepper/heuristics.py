@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ludoteca.core.search import GOING_ON
 from ludoteca.games.salt_n_pepper import kernels as k
 from ludoteca.games.salt_n_pepper.state import SaltNPepperState
 
@@ -57,3 +58,22 @@ def evaluate(state: SaltNPepperState) -> tuple[float, float]:
     """Estimated return of Salt and of Pepper (each in [-1, 1], summing to 0) for a position."""
     value = float(salt_value(state.cells, state.game.params))
     return value, -value
+
+
+@njit(cache=True)
+def search_leaf(
+    s: npt.NDArray[np.int32],
+    params: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int64],
+    action: int,
+    max_plies: int,
+    heuristic: bool,
+) -> tuple[npt.NDArray[np.int32], int, npt.NDArray[np.float64]]:
+    """The searches' leaf in one call (see `ludoteca.core.info.SearchLeaf`)."""
+    child = k.apply_action(s, params, targets, action)
+    end = k.random_rollout(child, params, targets, max_plies, GOING_ON)
+    value = salt_value(end, params) if heuristic or end[k.STATUS_AT] != k.ONGOING else 0.0
+    values = np.empty(2, np.float64)
+    values[0] = value
+    values[1] = -value
+    return child, k.player_to_move(child), values

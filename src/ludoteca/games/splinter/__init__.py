@@ -118,6 +118,7 @@ class SplinterGame(KernelGame):
             {5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000)}
         ),
         evaluate=heuristics.evaluate,
+        search_leaf=heuristics.search_leaf,
         view=View.of(view),
         piece_styles=(
             PieceStyle("blue", "#2d6cc0", text="#fff"),

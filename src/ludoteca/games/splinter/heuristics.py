@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ludoteca.core.search import GOING_ON
 from ludoteca.games.splinter import kernels as k
 from ludoteca.games.splinter.state import SplinterState
 
@@ -50,3 +51,22 @@ def evaluate(state: SplinterState) -> tuple[float, float]:
     """Estimated return of Blue and of Red (each in [-1, 1], summing to 0) for a position."""
     value = float(blue_value(state.cells))
     return value, -value
+
+
+@njit(cache=True)
+def search_leaf(
+    s: npt.NDArray[np.int32],
+    params: npt.NDArray[np.int64],
+    nbr: npt.NDArray[np.int64],
+    action: int,
+    max_plies: int,
+    heuristic: bool,
+) -> tuple[npt.NDArray[np.int32], int, npt.NDArray[np.float64]]:
+    """The searches' leaf in one call (see `ludoteca.core.info.SearchLeaf`)."""
+    child = k.apply_action(s, params, nbr, action)
+    end = k.random_rollout(child, params, nbr, max_plies, GOING_ON)
+    value = blue_value(end) if heuristic or end[k.STATUS_AT] != k.ONGOING else 0.0
+    values = np.empty(2, np.float64)
+    values[0] = value
+    values[1] = -value
+    return child, k.player_to_move(child), values

@@ -132,6 +132,7 @@ class SteppinStonesGame(KernelGame):
             ),
         ),
         evaluate=heuristics.evaluate,
+        search_leaf=heuristics.search_leaf,
         expert=expert_move,
         # The planner's value is how far the suits have come towards home, not a win chance.
         expert_value="progress",

@@ -26,13 +26,14 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ludoteca.core.search import GOING_ON
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
 from ludoteca.games.steppin_stones.layout import HOME_COLUMN
 from ludoteca.games.steppin_stones.planner import expert_move
 from ludoteca.games.steppin_stones.state import SteppinStonesState
 
-__all__ = ["evaluate", "expert_move", "pawn_distance", "value"]
+__all__ = ["evaluate", "expert_move", "pawn_distance", "search_leaf", "value"]
 
 COINS_PER_SUIT = 5
 STONE_SHARE = 0.5  # of a suit's progress, for turning its coins; the rest is the pawn's walk
@@ -81,3 +82,21 @@ def evaluate(state: SteppinStonesState) -> tuple[float]:
     """The player's estimated return (one float in [-1, 1]) for a position."""
     game = state.game
     return (float(value(state.cells, game.params, game.geometry)),)
+
+
+@njit(cache=True)
+def search_leaf(
+    s: npt.NDArray[np.int32],
+    params: npt.NDArray[np.int64],
+    geo: npt.NDArray[np.int64],
+    action: int,
+    max_plies: int,
+    heuristic: bool,
+) -> tuple[npt.NDArray[np.int32], int, npt.NDArray[np.float64]]:
+    """The searches' leaf in one call (see `ludoteca.core.info.SearchLeaf`)."""
+    child = k.apply_action(s, params, geo, action)
+    end = k.random_rollout(child, params, geo, max_plies, GOING_ON)
+    estimate = value(end, params, geo) if heuristic or end[c.STATUS_AT] != c.ONGOING else 0.0
+    values = np.empty(1, np.float64)
+    values[0] = estimate
+    return child, k.player_to_move(child), values
