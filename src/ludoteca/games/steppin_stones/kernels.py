@@ -519,6 +519,8 @@ def random_playout_inplace(s, params, geo, totals, curve, max_plies):
     bit_sets = params[P_NUM_SQUARES] == m.BIT_SQUARES  # the 8x8 board: see `_random_phase_two`
     homes = m.home_bits(geo)
     pieces = np.empty((4, m.MAX_PIECES), dtype=np.int64)
+    sets = np.zeros(m.NUM_SETS, dtype=np.uint64)
+    queue = np.empty(2 * m.MAX_SQUARES, dtype=np.int64)
     plies = 0
     decisions = 0
     rolled_turn = -1
@@ -535,7 +537,9 @@ def random_playout_inplace(s, params, geo, totals, curve, max_plies):
             first = 0
             decisions += 1
             if bit_sets and s[STAGE_AT] == PLAY2:
-                _random_phase_two(s, params, geo, homes, pieces, work, totals, curve, decisions - 1)
+                _random_phase_two(
+                    s, params, geo, homes, pieces, sets, queue, totals, curve, decisions - 1
+                )
                 continue
             n = legal_actions_into(s, params, geo, work, out)
             count_decision(totals, curve, decisions - 1, n, False)
@@ -545,20 +549,22 @@ def random_playout_inplace(s, params, geo, totals, curve, max_plies):
 
 
 @njit(cache=True)
-def _random_phase_two(s, params, geo, homes, pieces, work, totals, curve, decision):
+def _random_phase_two(s, params, geo, homes, pieces, sets, queue, totals, curve, decision):
     """One uniformly random phase-2 decision of a random playout, played on ``s``.
 
     The same move, with the same draw from the generator, as picking among `legal_actions_into`:
     the moves are counted with bit sets (`move_kernels.phase_two_counts`), and only the drawn
     one is found (`move_kernels.phase_two_pick`), with its path's cost.
     """
-    total = m.phase_two_counts(s, params, homes, pieces)
+    total = m.phase_two_counts(s, params, homes, pieces, sets)
     count_decision(totals, curve, decision, total + 1, False)
     index = np.random.randint(total + 1)
     if index == total:  # END is listed last
         _end_turn(s, geo)
     else:
-        origin, destination, pawn_suit, cost = m.phase_two_pick(s, params, geo, pieces, index, work)
+        origin, destination, pawn_suit, cost = m.phase_two_pick(
+            geo, homes, pieces, sets, index, queue
+        )
         suit = pawn_suit if pawn_suit >= 0 else m.coin_suit(s[COIN_AT + origin])
         _phase_two_move(s, geo, origin, destination, pawn_suit, suit, cost)
     settle(s, params, geo)

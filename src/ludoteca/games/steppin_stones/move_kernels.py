@@ -360,8 +360,8 @@ def shortest_cost(s, params, geo, origin, destination, pawn_suit):
 # A random playout needs only the number of legal moves and the one it draws, not the whole list.
 # On the 8x8 board (64 squares, no hole) one uint64 holds a set of squares (bit ``square``), and
 # a breadth-first search is a few shifts per step, so `phase_two_counts` counts each piece's
-# moves without listing them; `phase_two_pick` then lists the moves of the one piece the drawn
-# index falls on, with `_search`, in the very order `phase_two_actions` lists them.
+# moves without listing them; `phase_two_pick` then walks the search of the one piece the drawn
+# index falls on, in the very order `phase_two_actions` lists its moves, up to the drawn one.
 
 BIT_SQUARES = 64  # the board the bit sets cover
 _ONE = np.uint64(1)
@@ -374,9 +374,11 @@ _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 _SHIFT_1, _SHIFT_2, _SHIFT_4, _SHIFT_56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
-# the rows of `phase_two_counts`' ``pieces``
+# the rows of `phase_two_counts`' ``pieces``, and its ``sets``
 PIECE_ORIGIN, PIECE_PAWN_SUIT, PIECE_BUDGET, PIECE_MOVES = 0, 1, 2, 3
 MAX_PIECES = NUM_SUITS * 6  # five stones and a pawn per suit
+SET_EMPTY, SET_PASSABLE, SET_STAND = 0, 1, 2
+NUM_SETS = SET_STAND + NUM_SUITS
 
 
 @njit(cache=True)
@@ -427,12 +429,14 @@ def _reached(origin_bit, budget, allowed, stops):
 
 
 @njit(cache=True)
-def phase_two_counts(s, params, homes, pieces):
+def phase_two_counts(s, params, homes, pieces, sets):
     """Count the phase-2 moves of each piece, in `phase_two_actions`' order (8x8 board only).
 
     Writes one column of ``pieces`` per piece that moves (its origin, its pawn suit or -1 for
-    a stone, its suit's budget, its number of moves) and returns the number of moves, ``END``
-    not counted (0 when no phase-2 die has budget left).
+    a stone, its suit's budget, its number of moves) and, into ``sets`` (``uint64``), the
+    squares a piece may end on (``SET_EMPTY``), those a stone may pass (``SET_PASSABLE``) and
+    those each suit's pawn may stand on (``SET_STAND + suit``), for `phase_two_pick`. Returns
+    the number of moves, ``END`` not counted (0 when no phase-2 die has budget left).
     """
     used = 0
     total = 0
@@ -442,7 +446,7 @@ def phase_two_counts(s, params, homes, pieces):
             any_budget = True
     if not any_budget:
         return total
-    empty = np.uint64(0)  # squares a piece may end on: no coin, no pawn
+    empty = np.uint64(0)  # no coin, no pawn
     nulls = np.uint64(0)  # coins showing the null with no pawn on them (a stone passes them)
     free_stones = np.zeros(NUM_SUITS, dtype=np.uint64)  # stones without a pawn on them
     free_aces = np.uint64(0)
@@ -462,6 +466,8 @@ def phase_two_counts(s, params, homes, pieces):
             nulls |= bit
     passable = empty | nulls
     aces = free_aces if params[P_ACES_AS_STONES] != 0 else np.uint64(0)
+    sets[SET_EMPTY] = empty
+    sets[SET_PASSABLE] = passable
     for suit in range(NUM_SUITS):
         budget = s[BUDGET_AT + suit]
         if s[PHASE2_DIE_AT + suit] == 0 or budget <= 0:
@@ -480,8 +486,8 @@ def phase_two_counts(s, params, homes, pieces):
         pawn = s[PAWN_SQUARE_AT + suit]
         bit = _ONE << np.uint64(pawn)
         stand = free_stones[suit] | (homes[suit] & empty) | aces
-        stops = homes[suit] & ~bit
-        moves = _bit_count(_reached(bit, budget, stand, stops)) - 1
+        sets[SET_STAND + suit] = stand
+        moves = _bit_count(_reached(bit, budget, stand, homes[suit] & ~bit)) - 1
         pieces[PIECE_ORIGIN, used] = pawn
         pieces[PIECE_PAWN_SUIT, used] = suit
         pieces[PIECE_BUDGET, used] = budget
@@ -492,11 +498,14 @@ def phase_two_counts(s, params, homes, pieces):
 
 
 @njit(cache=True)
-def phase_two_pick(s, params, geo, pieces, index, work):
+def phase_two_pick(geo, homes, pieces, sets, index, queue):
     """The ``index``-th move counted by `phase_two_counts` (``index`` below its total).
 
     Returns ``(origin, destination, pawn suit or -1, cost)``: the move `phase_two_actions`
-    lists at ``index`` and the length of its shortest path.
+    lists at ``index`` and the length of its shortest path. The piece's breadth-first search
+    is `_search`'s, square for square (the same queue, the same order of directions), with the
+    bit sets standing for its tests, and stops at the move drawn. ``queue`` is scratch space
+    (``2 * MAX_SQUARES`` long).
     """
     piece = 0
     while index >= pieces[PIECE_MOVES, piece]:
@@ -504,15 +513,41 @@ def phase_two_pick(s, params, geo, pieces, index, work):
         piece += 1
     origin = pieces[PIECE_ORIGIN, piece]
     pawn_suit = pieces[PIECE_PAWN_SUIT, piece]
-    count = _search(s, params, geo, origin, pieces[PIECE_BUDGET, piece], pawn_suit, work)
-    destination = -1
-    for i in range(1, count):
-        square = work[W_QUEUE + i]
-        if pawn_suit >= 0 or is_empty(s, geo, square):
-            if index == 0:
-                destination = square
-                break
-            index -= 1
-    cost = work[W_DIST + destination]
-    _clear_search(work, count)
-    return origin, destination, pawn_suit, cost
+    budget = pieces[PIECE_BUDGET, piece]
+    origin_bit = _ONE << np.uint64(origin)
+    if pawn_suit >= 0:
+        allowed = sets[SET_STAND + pawn_suit]
+        ends = allowed
+        stops = homes[pawn_suit] & ~origin_bit
+    else:
+        allowed = sets[SET_PASSABLE]
+        ends = sets[SET_EMPTY]
+        stops = np.uint64(0)
+    seen = origin_bit
+    queue[0] = origin
+    queue[MAX_SQUARES] = 0  # the distances, by queue position
+    head, tail = 0, 1
+    while head < tail:
+        square = queue[head]
+        dist = queue[MAX_SQUARES + head]
+        head += 1
+        if dist >= budget:
+            break  # the queue holds the squares in order of distance
+        if stops & (_ONE << np.uint64(square)):
+            continue
+        for direction in range(4):
+            nxt = geo[square, direction]
+            if nxt < 0:
+                continue
+            bit = _ONE << np.uint64(nxt)
+            if (seen & bit) or not (allowed & bit):
+                continue
+            seen |= bit
+            if ends & bit:
+                if index == 0:
+                    return origin, nxt, pawn_suit, dist + 1
+                index -= 1
+            queue[tail] = nxt
+            queue[MAX_SQUARES + tail] = dist + 1
+            tail += 1
+    return origin, -1, pawn_suit, -1  # not reached for an index below the total
