@@ -437,7 +437,13 @@ def _apply_move(s, origin, destination, params, geo, work):
     suit = pawn_suit if pawn_suit >= 0 else m.coin_suit(s[COIN_AT + origin])
     budget = s[BUDGET_AT + suit]
     cost = m.path_cost(s, params, geo, origin, destination, budget, pawn_suit, work)
-    s[BUDGET_AT + suit] = budget - cost
+    _phase_two_move(s, geo, origin, destination, pawn_suit, suit, cost)
+
+
+@njit(cache=True)
+def _phase_two_move(s, geo, origin, destination, pawn_suit, suit, cost):
+    """Move ``suit``'s pawn (``pawn_suit`` >= 0) or stone, paying ``cost`` from its budget."""
+    s[BUDGET_AT + suit] -= cost
     if pawn_suit >= 0:
         _move_pawn(s, geo, suit, origin, destination)
     else:
@@ -510,12 +516,18 @@ def random_playout_inplace(s, params, geo, totals, curve, max_plies):
     """
     work = new_work()
     out = np.empty(MAX_LEGAL, dtype=np.int64)
+    bit_sets = params[P_NUM_SQUARES] == m.BIT_SQUARES  # the 8x8 board: see `_random_phase_two`
+    homes = m.home_bits(geo)
+    pieces = np.empty((4, m.MAX_PIECES), dtype=np.int64)
+    sets = np.zeros(m.NUM_SETS, dtype=np.uint64)
+    queue = np.empty(2 * m.MAX_SQUARES, dtype=np.int64)
     plies = 0
     decisions = 0
     rolled_turn = -1
     first = NO_WINNER
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         plies += 1
+        totals[T_PLIES] += 1
         if is_chance_node(s):
             if s[TURNS_AT] != rolled_turn:
                 rolled_turn = s[TURNS_AT]
@@ -523,13 +535,39 @@ def random_playout_inplace(s, params, geo, totals, curve, max_plies):
             action = _roll(s)
         else:
             first = 0
-            n = legal_actions_into(s, params, geo, work, out)
-            count_decision(totals, curve, decisions, n, False)
             decisions += 1
+            if bit_sets and s[STAGE_AT] == PLAY2:
+                _random_phase_two(
+                    s, params, geo, homes, pieces, sets, queue, totals, curve, decisions - 1
+                )
+                continue
+            n = legal_actions_into(s, params, geo, work, out)
+            count_decision(totals, curve, decisions - 1, n, False)
             action = out[np.random.randint(n)]
         apply_action_inplace(s, action, params, geo, work)
-        totals[T_PLIES] += 1
     return first
+
+
+@njit(cache=True)
+def _random_phase_two(s, params, geo, homes, pieces, sets, queue, totals, curve, decision):
+    """One uniformly random phase-2 decision of a random playout, played on ``s``.
+
+    The same move, with the same draw from the generator, as picking among `legal_actions_into`:
+    the moves are counted with bit sets (`move_kernels.phase_two_counts`), and only the drawn
+    one is found (`move_kernels.phase_two_pick`), with its path's cost.
+    """
+    total = m.phase_two_counts(s, params, homes, pieces, sets)
+    count_decision(totals, curve, decision, total + 1, False)
+    index = np.random.randint(total + 1)
+    if index == total:  # END is listed last
+        _end_turn(s, geo)
+    else:
+        origin, destination, pawn_suit, cost = m.phase_two_pick(
+            geo, homes, pieces, sets, index, queue
+        )
+        suit = pawn_suit if pawn_suit >= 0 else m.coin_suit(s[COIN_AT + origin])
+        _phase_two_move(s, geo, origin, destination, pawn_suit, suit, cost)
+    settle(s, params, geo)
 
 
 @njit(cache=True)

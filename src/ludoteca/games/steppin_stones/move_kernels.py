@@ -353,3 +353,201 @@ def has_a_piece_that_can_move(s, params, geo):
 def shortest_cost(s, params, geo, origin, destination, pawn_suit):
     """Steps of the shortest legal phase-2 path, whatever the budget (-1 if there is none)."""
     return path_cost(s, params, geo, origin, destination, UNLIMITED, pawn_suit, new_work())
+
+
+# -- phase 2 in random play: the moves counted with bit sets --------------------------------------
+#
+# A random playout needs only the number of legal moves and the one it draws, not the whole list.
+# On the 8x8 board (64 squares, no hole) one uint64 holds a set of squares (bit ``square``), and
+# a breadth-first search is a few shifts per step, so `phase_two_counts` counts each piece's
+# moves without listing them; `phase_two_pick` then walks the search of the one piece the drawn
+# index falls on, in the very order `phase_two_actions` lists its moves, up to the drawn one.
+
+BIT_SQUARES = 64  # the board the bit sets cover
+_ONE = np.uint64(1)
+_RANK_STEP = np.uint64(8)
+_NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)  # a step east must not wrap from file h to file a
+_NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)  # nor a step west from file a to file h
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_SHIFT_1, _SHIFT_2, _SHIFT_4, _SHIFT_56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
+
+# the rows of `phase_two_counts`' ``pieces``, and its ``sets``
+PIECE_ORIGIN, PIECE_PAWN_SUIT, PIECE_BUDGET, PIECE_MOVES = 0, 1, 2, 3
+MAX_PIECES = NUM_SUITS * 6  # five stones and a pawn per suit
+SET_EMPTY, SET_PASSABLE, SET_STAND = 0, 1, 2
+NUM_SETS = SET_STAND + NUM_SUITS
+
+
+@njit(cache=True)
+def _bit_count(x):
+    x = x - ((x >> _SHIFT_1) & _M1)
+    x = (x & _M2) + ((x >> _SHIFT_2) & _M2)
+    x = (x + (x >> _SHIFT_4)) & _M4
+    return np.int64((x * _H01) >> _SHIFT_56)
+
+
+@njit(cache=True)
+def _neighbours(x):
+    """The squares one orthogonal step from the squares of ``x`` (8x8 board)."""
+    return (
+        (x << _RANK_STEP)
+        | (x >> _RANK_STEP)
+        | ((x << _ONE) & _NOT_FILE_A)
+        | ((x >> _ONE) & _NOT_FILE_H)
+    )
+
+
+@njit(cache=True)
+def home_bits(geo):
+    """Each suit's home tile as a bit set of the 8x8 board (``uint64``, one per suit)."""
+    homes = np.zeros(NUM_SUITS, dtype=np.uint64)
+    for square in range(BIT_SQUARES):
+        suit = geo[square, HOME_COLUMN]
+        if suit >= 0:
+            homes[suit] |= _ONE << np.uint64(square)
+    return homes
+
+
+@njit(cache=True)
+def _reached(origin_bit, budget, allowed, stops):
+    """The squares within ``budget`` steps of ``origin_bit`` through ``allowed`` squares.
+
+    A square of ``stops`` is reached but not gone on from (a pawn's home tile). The origin is
+    included.
+    """
+    reach = origin_bit
+    layer = origin_bit
+    for _ in range(budget):
+        layer = _neighbours(layer & ~stops) & allowed & ~reach
+        if layer == 0:
+            break
+        reach |= layer
+    return reach
+
+
+@njit(cache=True)
+def phase_two_counts(s, params, homes, pieces, sets):
+    """Count the phase-2 moves of each piece, in `phase_two_actions`' order (8x8 board only).
+
+    Writes one column of ``pieces`` per piece that moves (its origin, its pawn suit or -1 for
+    a stone, its suit's budget, its number of moves) and, into ``sets`` (``uint64``), the
+    squares a piece may end on (``SET_EMPTY``), those a stone may pass (``SET_PASSABLE``) and
+    those each suit's pawn may stand on (``SET_STAND + suit``), for `phase_two_pick`. Returns
+    the number of moves, ``END`` not counted (0 when no phase-2 die has budget left).
+    """
+    used = 0
+    total = 0
+    any_budget = False
+    for suit in range(NUM_SUITS):
+        if s[PHASE2_DIE_AT + suit] != 0 and s[BUDGET_AT + suit] > 0:
+            any_budget = True
+    if not any_budget:
+        return total
+    empty = np.uint64(0)  # no coin, no pawn
+    nulls = np.uint64(0)  # coins showing the null with no pawn on them (a stone passes them)
+    free_stones = np.zeros(NUM_SUITS, dtype=np.uint64)  # stones without a pawn on them
+    free_aces = np.uint64(0)
+    for square in range(BIT_SQUARES):
+        bit = _ONE << np.uint64(square)
+        code = s[COIN_AT + square]
+        if s[PAWN_AT + square] != 0:
+            continue
+        if code == 0:
+            empty |= bit
+        elif code >= STONE_BASE:
+            if code < c.ACE_BASE:
+                free_stones[code - STONE_BASE] |= bit
+            else:
+                free_aces |= bit
+        elif coin_value(code) == 0:
+            nulls |= bit
+    passable = empty | nulls
+    aces = free_aces if params[P_ACES_AS_STONES] != 0 else np.uint64(0)
+    sets[SET_EMPTY] = empty
+    sets[SET_PASSABLE] = passable
+    for suit in range(NUM_SUITS):
+        budget = s[BUDGET_AT + suit]
+        if s[PHASE2_DIE_AT + suit] == 0 or budget <= 0:
+            continue
+        stones = free_stones[suit]
+        while stones != 0:  # lowest square first
+            bit = stones & (~stones + _ONE)
+            stones ^= bit
+            moves = _bit_count(_reached(bit, budget, passable, np.uint64(0)) & empty)
+            pieces[PIECE_ORIGIN, used] = _bit_count(bit - _ONE)
+            pieces[PIECE_PAWN_SUIT, used] = -1
+            pieces[PIECE_BUDGET, used] = budget
+            pieces[PIECE_MOVES, used] = moves
+            used += 1
+            total += moves
+        pawn = s[PAWN_SQUARE_AT + suit]
+        bit = _ONE << np.uint64(pawn)
+        stand = free_stones[suit] | (homes[suit] & empty) | aces
+        sets[SET_STAND + suit] = stand
+        moves = _bit_count(_reached(bit, budget, stand, homes[suit] & ~bit)) - 1
+        pieces[PIECE_ORIGIN, used] = pawn
+        pieces[PIECE_PAWN_SUIT, used] = suit
+        pieces[PIECE_BUDGET, used] = budget
+        pieces[PIECE_MOVES, used] = moves
+        used += 1
+        total += moves
+    return total
+
+
+@njit(cache=True)
+def phase_two_pick(geo, homes, pieces, sets, index, queue):
+    """The ``index``-th move counted by `phase_two_counts` (``index`` below its total).
+
+    Returns ``(origin, destination, pawn suit or -1, cost)``: the move `phase_two_actions`
+    lists at ``index`` and the length of its shortest path. The piece's breadth-first search
+    is `_search`'s, square for square (the same queue, the same order of directions), with the
+    bit sets standing for its tests, and stops at the move drawn. ``queue`` is scratch space
+    (``2 * MAX_SQUARES`` long).
+    """
+    piece = 0
+    while index >= pieces[PIECE_MOVES, piece]:
+        index -= pieces[PIECE_MOVES, piece]
+        piece += 1
+    origin = pieces[PIECE_ORIGIN, piece]
+    pawn_suit = pieces[PIECE_PAWN_SUIT, piece]
+    budget = pieces[PIECE_BUDGET, piece]
+    origin_bit = _ONE << np.uint64(origin)
+    if pawn_suit >= 0:
+        allowed = sets[SET_STAND + pawn_suit]
+        ends = allowed
+        stops = homes[pawn_suit] & ~origin_bit
+    else:
+        allowed = sets[SET_PASSABLE]
+        ends = sets[SET_EMPTY]
+        stops = np.uint64(0)
+    seen = origin_bit
+    queue[0] = origin
+    queue[MAX_SQUARES] = 0  # the distances, by queue position
+    head, tail = 0, 1
+    while head < tail:
+        square = queue[head]
+        dist = queue[MAX_SQUARES + head]
+        head += 1
+        if dist >= budget:
+            break  # the queue holds the squares in order of distance
+        if stops & (_ONE << np.uint64(square)):
+            continue
+        for direction in range(4):
+            nxt = geo[square, direction]
+            if nxt < 0:
+                continue
+            bit = _ONE << np.uint64(nxt)
+            if (seen & bit) or not (allowed & bit):
+                continue
+            seen |= bit
+            if ends & bit:
+                if index == 0:
+                    return origin, nxt, pawn_suit, dist + 1
+                index -= 1
+            queue[tail] = nxt
+            queue[MAX_SQUARES + tail] = dist + 1
+            tail += 1
+    return origin, -1, pawn_suit, -1  # not reached for an index below the total
