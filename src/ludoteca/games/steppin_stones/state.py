@@ -144,7 +144,7 @@ class SteppinStonesState(ArrayState):
         return normalise(text)
 
     def _chance_probabilities(self) -> tuple[float, ...]:
-        count = len(self.legal_moves())
+        count = len(self.legal_actions())
         return (1.0 / count,) * count
 
     # -- resigning: accepted at any time, never listed ------------------------------------------
