@@ -160,7 +160,7 @@ class SplinterGame(KernelGame):
         for square, side, kind in start_pieces(
             self.width, self.height, str(self._options["layout"])
         ):
-            cells[k.BOARD_AT + square] = k.piece_code(side, kind)
+            k.set_board_cell(cells, square, k.piece_code(side, kind))
         cells[k.TO_MOVE_AT] = self.params[k.P_FIRST]
         k.recount(cells, self.params)
         k.settle(cells, self.params)
