@@ -16,6 +16,7 @@ ACCESSORS = (
     "piece_counts",
     "no_return_record",
     "set_no_return_record",
+    "cells_size",
 )
 
 
@@ -29,6 +30,7 @@ def test_the_accessors_read_the_board_and_the_counts() -> None:
     cells = state.cells
     board = k.board_cells(cells)
     assert board.size == state.game.width * state.game.height and not board.flags.writeable
+    assert cells.size == k.cells_size(state.game.width, state.game.height)
     for side in (k.BLUE, k.RED):
         counts = k.piece_counts(cells, side)
         assert tuple(int(n) for n in counts) == state.counts(side)

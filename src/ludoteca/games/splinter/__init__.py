@@ -156,7 +156,7 @@ class SplinterGame(KernelGame):
 
     def initial_state(self) -> SplinterState:
         """The start position: the first player to move, or the draw of the first player."""
-        cells = np.zeros(k.HEADER_SIZE + self.width * self.height, dtype=np.int32)
+        cells = np.zeros(k.cells_size(self.width, self.height), dtype=np.int32)
         for square, side, kind in start_pieces(
             self.width, self.height, str(self._options["layout"])
         ):

@@ -1244,3 +1244,8 @@ def set_no_return_record(s, direction, first, count):
     s[LAST_DIRECTION_AT] = direction
     s[LAST_FIRST_AT] = first
     s[LAST_COUNT_AT] = count
+
+
+def cells_size(width, height):  # type: ignore[no-untyped-def]
+    """The length of the position array of a ``width`` by ``height`` board."""
+    return HEADER_SIZE + width * height

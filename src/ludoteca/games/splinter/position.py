@@ -131,7 +131,7 @@ def read_position(game: SplinterGame, text: str) -> Cells:
     if len(fields) != 4:
         raise InvalidStateError(f"Splinter position text has {len(fields)} fields; expected {form}")
     board, side_text, ply_text, record_text = fields
-    cells = np.zeros(k.HEADER_SIZE + width * height, dtype=np.int32)
+    cells = np.zeros(k.cells_size(width, height), dtype=np.int32)
     _read_board(cells, board, width, height)
     _check_pieces(cells, game)
     if not ply_text.isdigit():
