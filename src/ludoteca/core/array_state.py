@@ -106,6 +106,17 @@ class ArrayState(State):
             return np.empty(0, dtype=np.int64)
         return self._legal_actions()
 
+    def chance_probability_array(self) -> npt.NDArray[np.float64]:
+        """The probabilities of the chance outcomes at a chance node, as a fresh float64 array.
+
+        In the order of `legal_action_array` (entry ``i`` is the probability of outcome
+        ``legal_action_array()[i]``); empty where no chance outcome is due (a player to move,
+        or the game over). For searches: no moves or tuples of pairs are built.
+        """
+        if self.to_move != CHANCE:
+            return np.empty(0, dtype=np.float64)
+        return np.array(self._chance_probabilities(), dtype=np.float64)
+
     def expand(self) -> tuple[npt.NDArray[np.int64], Cells, npt.NDArray[np.int64]]:
         """Every legal action with the position after it, in one compiled call.
 

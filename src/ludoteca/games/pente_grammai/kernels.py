@@ -580,3 +580,52 @@ def vector_step(
                 return ENDS_BEFORE_DECISION
         _show(s, params, row, observations, masks, players, scratch)
     return NO_ILLEGAL
+
+
+# -- Named accessors --------------------------------------------------------------------------
+# The layout read and written by name: code outside the kernels (position text, the state, the
+# solver) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back
+# as a view of ``s`` (read-only when ``s`` is).
+
+
+@njit(cache=True)
+def point_counts(s, side):
+    """How many counters of ``side`` stand on each of the ``NUM_POINTS`` points: a view."""
+    start = COUNT_AT + side * NUM_POINTS
+    return s[start : start + NUM_POINTS]
+
+
+@njit(cache=True)
+def counters_on(s, side, point):
+    """How many counters of ``side`` stand on ``point``."""
+    return s[COUNT_AT + side * NUM_POINTS + point]
+
+
+@njit(cache=True)
+def set_counters_on(s, side, point, count):
+    """Put ``count`` counters of ``side`` on ``point``."""
+    s[COUNT_AT + side * NUM_POINTS + point] = count
+
+
+@njit(cache=True)
+def in_hand(s, side):
+    """Counters of ``side`` in hand."""
+    return s[HAND_AT + side]
+
+
+@njit(cache=True)
+def set_in_hand(s, side, count):
+    """Set the counters of ``side`` in hand."""
+    s[HAND_AT + side] = count
+
+
+@njit(cache=True)
+def in_store(s, side):
+    """Counters of ``side`` stored off the circuit (only with ``sacred="storage"``)."""
+    return s[STORE_AT + side]
+
+
+@njit(cache=True)
+def set_in_store(s, side, count):
+    """Set the counters of ``side`` stored off the circuit."""
+    s[STORE_AT + side] = count

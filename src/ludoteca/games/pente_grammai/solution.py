@@ -58,16 +58,16 @@ def position_key(s: npt.NDArray[np.int32]) -> int:
     key = 0
     for point in ORDINARY:
         occupant = 0
-        if s[k.COUNT_AT + point] != 0:
+        if k.counters_on(s, k.WHITE, point) != 0:
             occupant = 1
-        elif s[k.COUNT_AT + k.NUM_POINTS + point] != 0:
+        elif k.counters_on(s, k.BLUE, point) != 0:
             occupant = 2
         key = key * 3 + occupant
     for side in range(2):
-        key = key * RADIX + s[k.HAND_AT + side]
-        key = key * RADIX + s[k.COUNT_AT + side * k.NUM_POINTS + k.W3]
-        key = key * RADIX + s[k.COUNT_AT + side * k.NUM_POINTS + k.B3]
-        key = key * RADIX + s[k.STORE_AT + side]
+        key = key * RADIX + k.in_hand(s, side)
+        key = key * RADIX + k.counters_on(s, side, k.W3)
+        key = key * RADIX + k.counters_on(s, side, k.B3)
+        key = key * RADIX + k.in_store(s, side)
     return int(key * 2 + s[k.SIDE_AT])
 
 
@@ -75,10 +75,10 @@ def position_key(s: npt.NDArray[np.int32]) -> int:
 def _place_side(
     s: npt.NDArray[np.int32], side: int, hand: int, w3: int, b3: int, store: int
 ) -> None:
-    s[k.HAND_AT + side] = hand
-    s[k.COUNT_AT + side * k.NUM_POINTS + k.W3] = w3
-    s[k.COUNT_AT + side * k.NUM_POINTS + k.B3] = b3
-    s[k.STORE_AT + side] = store
+    k.set_in_hand(s, side, hand)
+    k.set_counters_on(s, side, k.W3, w3)
+    k.set_counters_on(s, side, k.B3, b3)
+    k.set_in_store(s, side, store)
 
 
 @njit(cache=True)
@@ -103,7 +103,7 @@ def enumerate_positions(params: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
             occupant = rest % 3
             rest //= 3
             if occupant != 0:
-                s[k.COUNT_AT + (occupant - 1) * k.NUM_POINTS + ORDINARY[i]] = 1
+                k.set_counters_on(s, occupant - 1, ORDINARY[i], 1)
                 on_points[occupant - 1] += 1
         if on_points[0] > k.COUNTERS or on_points[1] > k.COUNTERS:
             continue
@@ -157,19 +157,19 @@ def position_cells(key: int, s: npt.NDArray[np.int32]) -> None:
     s[k.SIDE_AT] = key % 2
     key //= 2
     for side in range(1, -1, -1):
-        s[k.STORE_AT + side] = key % RADIX
+        k.set_in_store(s, side, key % RADIX)
         key //= RADIX
-        s[k.COUNT_AT + side * k.NUM_POINTS + k.B3] = key % RADIX
+        k.set_counters_on(s, side, k.B3, key % RADIX)
         key //= RADIX
-        s[k.COUNT_AT + side * k.NUM_POINTS + k.W3] = key % RADIX
+        k.set_counters_on(s, side, k.W3, key % RADIX)
         key //= RADIX
-        s[k.HAND_AT + side] = key % RADIX
+        k.set_in_hand(s, side, key % RADIX)
         key //= RADIX
     for i in range(ORDINARY.size - 1, -1, -1):
         occupant = key % 3
         key //= 3
         if occupant != 0:
-            s[k.COUNT_AT + (occupant - 1) * k.NUM_POINTS + ORDINARY[i]] = 1
+            k.set_counters_on(s, occupant - 1, ORDINARY[i], 1)
 
 
 @njit(cache=True)

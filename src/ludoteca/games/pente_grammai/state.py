@@ -146,18 +146,18 @@ class PenteGrammaiState(ArrayState):
 
     def hand(self, side: int) -> int:
         """Counters of ``side`` in hand."""
-        return int(self._cells[k.HAND_AT + side])
+        return k.in_hand(self._cells, side)
 
     def stored(self, side: int) -> int:
         """Counters of ``side`` in its store (only with ``sacred="storage"``)."""
-        return int(self._cells[k.STORE_AT + side])
+        return k.in_store(self._cells, side)
 
     def counters(self, point: str) -> tuple[int, int]:
         """How many White and Blue counters stand on ``point`` (a name such as ``"B3"``)."""
         index = point_index(point)
         return (
-            int(self._cells[k.COUNT_AT + index]),
-            int(self._cells[k.COUNT_AT + k.NUM_POINTS + index]),
+            k.counters_on(self._cells, k.WHITE, index),
+            k.counters_on(self._cells, k.BLUE, index),
         )
 
     def home(self, side: int) -> int:
@@ -239,7 +239,7 @@ class PenteGrammaiState(ArrayState):
     def _why_not_moving(self, side: int, die: int, text: str, origin: str, destination: str) -> str:
         name = SIDE_NAMES[side]
         origin_index = point_index(origin)
-        if self._cells[k.COUNT_AT + side * k.NUM_POINTS + origin_index] == 0:
+        if k.counters_on(self._cells, side, origin_index) == 0:
             stored = ""
             if origin_index == int(k.GOAL[side]) and self.stored(side) > 0:
                 stored = " (stored counters stay in the store for good)"
@@ -342,8 +342,8 @@ def _read_points(game: PenteGrammaiGame, board: str, cells: Cells) -> None:
             raise InvalidStateError(
                 "with sacred=storage a Blue counter landing on W3 is stored at once"
             )
-        cells[k.COUNT_AT + index] = white
-        cells[k.COUNT_AT + k.NUM_POINTS + index] = blue
+        k.set_counters_on(cells, k.WHITE, index, white)
+        k.set_counters_on(cells, k.BLUE, index, blue)
 
 
 def _read_counts(game: PenteGrammaiGame, counts: list[str], cells: Cells) -> None:
@@ -355,16 +355,15 @@ def _read_counts(game: PenteGrammaiGame, counts: list[str], cells: Cells) -> Non
     if any(stores) and game.options["sacred"] != "storage":
         raise InvalidStateError("stored counters exist only with sacred=storage; expected 0 0")
     for side in (k.WHITE, k.BLUE):
-        first_slot = k.COUNT_AT + side * k.NUM_POINTS
-        on_board = int(cells[first_slot : first_slot + k.NUM_POINTS].sum())
+        on_board = int(k.point_counts(cells, side).sum())
         total = on_board + hands[side] + stores[side]
         if total != k.COUNTERS:
             raise InvalidStateError(
                 f"{SIDE_NAMES[side]} has {on_board} on the board, {hands[side]} in hand and "
                 f"{stores[side]} stored: {total} counters; expected 5"
             )
-        cells[k.HAND_AT + side] = hands[side]
-        cells[k.STORE_AT + side] = stores[side]
+        k.set_in_hand(cells, side, hands[side])
+        k.set_in_store(cells, side, stores[side])
     if any(hands) and game.options["start"] == "schaedler" and not game.options["capture"]:
         raise InvalidStateError(
             "with start=schaedler and no capture every counter is on the board; expected 0 0 "

@@ -627,3 +627,53 @@ def vector_step(
                 return ENDS_BEFORE_DECISION
         _show(s, params, targets, row, observations, masks, players, scratch)
     return NO_ILLEGAL
+
+
+# -- Named accessors --------------------------------------------------------------------------
+# The layout read and written by name: code outside the kernels (position text, the state, the
+# view) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back as
+# a view of ``s`` (read-only when ``s`` is).
+
+
+@njit(cache=True)
+def board_cells(s):
+    """The board, one cell per square (``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL``): a view."""
+    return s[BOARD_AT:]
+
+
+@njit(cache=True)
+def board_cell(s, square):
+    """What stands on ``square``: ``EMPTY``, or the side + 1 of the piece there."""
+    return s[BOARD_AT + square]
+
+
+@njit(cache=True)
+def set_board_cell(s, square, value):
+    """Put ``value`` (``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL``) on ``square``."""
+    s[BOARD_AT + square] = value
+
+
+@njit(cache=True)
+def pieces_on_board(s, side):
+    """How many of ``side``'s pieces are still on the board."""
+    return s[ON_BOARD_AT + side]
+
+
+@njit(cache=True)
+def set_pieces_on_board(s, side, count):
+    """Set how many of ``side``'s pieces are on the board."""
+    s[ON_BOARD_AT + side] = count
+
+
+@njit(cache=True)
+def piece_slots(s, side):
+    """All ``PIECES_PER_SIDE`` piece slots of ``side``: the squares, then ``NO_SQUARE``: a view."""
+    start = PIECES_AT + side * PIECES_PER_SIDE
+    return s[start : start + PIECES_PER_SIDE]
+
+
+@njit(cache=True)
+def piece_squares(s, side):
+    """The squares of ``side``'s pieces on the board, ascending: a view."""
+    start = PIECES_AT + side * PIECES_PER_SIDE
+    return s[start : start + s[ON_BOARD_AT + side]]

@@ -148,13 +148,11 @@ class SaltNPepperState(ArrayState):
 
     def squares(self, side: int) -> tuple[str, ...]:
         """The squares of ``side``'s pieces on the board, in index order (a1, b1, ... a2 ...)."""
-        count = int(self._cells[k.ON_BOARD_AT + side])
-        start = k.PIECES_AT + side * k.PIECES_PER_SIDE
-        return tuple(square_name(int(q), k.WIDTH) for q in self._cells[start : start + count])
+        return tuple(square_name(int(q), k.WIDTH) for q in k.piece_squares(self._cells, side))
 
     def pieces_home(self, side: int) -> int:
         """How many of ``side``'s 15 pieces are home (off the board)."""
-        return int(k.PIECES_PER_SIDE - self._cells[k.ON_BOARD_AT + side])
+        return int(k.PIECES_PER_SIDE) - k.pieces_on_board(self._cells, side)
 
     def back_rank_pieces(self, side: int) -> tuple[str, ...]:
         """The squares of ``side``'s pieces on its own back rank (they must go home first)."""
@@ -203,7 +201,7 @@ class SaltNPepperState(ArrayState):
         )
         if origin is None or (destination is None and destination_name != "home"):
             return f"{text}: squares run from a1 to j{ranks}"
-        if self._cells[k.BOARD_AT + origin] != side + 1:
+        if k.board_cell(self._cells, origin) != side + 1:
             return f"{text}: there is no {me} piece on {origin_name}"
         waiting = self.back_rank_pieces(side)
         back = k.back_rank(side, self.game.params) + 1
@@ -281,7 +279,7 @@ def _why_not_step_or_leap(
         return f"{text}: {destination_name} is occupied"
     over = int(game.targets[origin, direction])
     over_name = square_name(over, k.WIDTH)
-    over_cell = int(state.cells[k.BOARD_AT + over])
+    over_cell = k.board_cell(state.cells, over)
     if over_cell == k.EMPTY:
         return f"{text}: a leap goes over an opponent piece, and {over_name} is empty"
     if over_cell == side + 1:

@@ -68,23 +68,24 @@ def build_cells(
     cells[k.FIRST_AT] = k.UNDRAWN if first is None else first
     cells[k.PLY_AT] = ply
     cells[k.PASSES_AT] = passes
-    cells[k.PIECES_AT : k.BOARD_AT] = k.NO_SQUARE
     for side in (k.SALT, k.PEPPER):
         on_board = sorted(squares[side])
-        cells[k.ON_BOARD_AT + side] = len(on_board)
-        start = k.PIECES_AT + side * k.PIECES_PER_SIDE
-        cells[start : start + len(on_board)] = on_board
+        k.set_pieces_on_board(cells, side, len(on_board))
+        slots = k.piece_slots(cells, side)
+        slots[:] = k.NO_SQUARE
+        slots[: len(on_board)] = on_board
         for square in on_board:
-            cells[k.BOARD_AT + square] = side + 1
+            k.set_board_cell(cells, square, side + 1)
     return cells
 
 
 def position_text(cells: Cells, ranks: int) -> str:
     """The canonical position text of the array ``cells`` (see the module docstring)."""
+    board = k.board_cells(cells)
     rows = []
     for rank in range(ranks - 1, -1, -1):
-        start = k.BOARD_AT + rank * k.WIDTH
-        rows.append("".join(CELL_LETTERS[int(c)] for c in cells[start : start + k.WIDTH]))
+        start = rank * k.WIDTH
+        rows.append("".join(CELL_LETTERS[int(c)] for c in board[start : start + k.WIDTH]))
     first = int(cells[k.FIRST_AT])
     ply = int(cells[k.PLY_AT])
     side = "-" if first == k.UNDRAWN else SIDE_LETTERS[(first + ply) % 2]
@@ -191,7 +192,7 @@ def _first_player(game: SaltNPepperGame, side_letter: str, ply: int, passes: int
 def _check_history(game: SaltNPepperGame, cells: Cells, side: int, passes: int) -> None:
     """Refuse what the last plies cannot have left: a finished side to move, a false pass."""
     for player in (k.SALT, k.PEPPER):
-        if cells[k.ON_BOARD_AT + player] == 0 and (player == side or passes):
+        if k.pieces_on_board(cells, player) == 0 and (player == side or passes):
             raise InvalidStateError(
                 f"{SIDE_NAMES[player]} has every piece home, so the last ply was its move home "
                 f"and {SIDE_NAMES[1 - player]} is to move; got {SIDE_NAMES[side]} to move"
@@ -213,13 +214,13 @@ def render_board(state: SaltNPepperState, *, marked: Collection[str] = frozenset
     The squares named in ``marked`` are bracketed (``[.]``).
     """
     ranks = int(state.game.params[k.P_RANKS])
-    cells = state.cells
+    board = k.board_cells(state.cells)
     lines = [f"   Salt (S) home: {state.pieces_home(k.SALT)}/15, moving down to below rank 1"]
     for rank in range(ranks - 1, -1, -1):
         row, row_marks = [], []
         for file in range(k.WIDTH):
             square = rank * k.WIDTH + file
-            cell = int(cells[k.BOARD_AT + square])
+            cell = int(board[square])
             row.append(CELL_LETTERS[cell] if cell else ("." if is_dark(square) else " "))
             row_marks.append(square_name(square, k.WIDTH) in marked)
         lines.append(f"{rank + 1:>2}" + join_marked(row, row_marks, "  "))

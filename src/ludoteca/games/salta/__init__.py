@@ -194,8 +194,7 @@ class SaltaGame(KernelGame):
         cells = np.zeros(k.CELLS_SIZE, dtype=np.int32)
         for side in (k.GREEN, k.RED):
             for piece, square in enumerate(START_SQUARES[side]):
-                cells[k.LAYER_AT + side * k.NUM_SQUARES + square] = piece + 1
-                cells[k.PIECE_SQUARE_AT + side * k.PIECES_PER_SIDE + piece] = square
+                k.put_piece(cells, side, piece, square)
         k.settle(cells, self.params, self.goals)
         return SaltaState(self, cells)
 

@@ -133,7 +133,7 @@ class SaltaState(ArrayState):
     @property
     def scoring_moves(self) -> tuple[int, int]:
         """Moves each side has made in the played scoring phase (the cap penalty included)."""
-        return int(self._cells[k.SCORING_MOVES_AT]), int(self._cells[k.SCORING_MOVES_AT + 1])
+        return k.scoring_moves_of(self._cells, k.GREEN), k.scoring_moves_of(self._cells, k.RED)
 
     def goal_complete(self, side: int) -> bool:
         """Whether every piece of ``side`` stands on its goal square."""
@@ -147,8 +147,7 @@ class SaltaState(ArrayState):
         """Square name -> tokens standing there (one, or two in the played scoring phase)."""
         result: dict[str, list[str]] = {}
         for side in (k.GREEN, k.RED):
-            for piece in range(k.PIECES_PER_SIDE):
-                square = int(self._cells[k.PIECE_SQUARE_AT + side * k.PIECES_PER_SIDE + piece])
+            for piece, square in enumerate(k.piece_squares(self._cells, side).tolist()):
                 result.setdefault(square_name(square, k.WIDTH), []).append(piece_token(side, piece))
         return result
 
@@ -291,8 +290,7 @@ def parse_position(game: SaltaGame, text: str) -> SaltaState:
                 if (side, piece) in seen:
                     raise InvalidStateError(f"{letter}{number} stands on two squares")
                 seen[(side, piece)] = square_name(square, 10)
-                cells[k.LAYER_AT + side * k.NUM_SQUARES + square] = piece + 1
-                cells[k.PIECE_SQUARE_AT + side * k.PIECES_PER_SIDE + piece] = square
+                k.put_piece(cells, side, piece, square)
     if len(seen) != 2 * k.PIECES_PER_SIDE:
         missing = [
             piece_token(side, piece)
@@ -325,8 +323,8 @@ def parse_position(game: SaltaGame, text: str) -> SaltaState:
                 "scoring counts are only allowed in the played scoring phase "
                 f"(from ply {scoring_start} with scoring=played)"
             )
-        cells[k.SCORING_MOVES_AT] = int(fields[4])
-        cells[k.SCORING_MOVES_AT + 1] = int(fields[5])
+        k.set_scoring_moves(cells, k.GREEN, int(fields[4]))
+        k.set_scoring_moves(cells, k.RED, int(fields[5]))
     elif in_played_scoring:
         raise InvalidStateError(f"after {ply} plies the position needs 'scoring <n> <n>'")
     if not in_played_scoring and any("+" in r for r in ranks):

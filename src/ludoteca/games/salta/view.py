@@ -124,8 +124,7 @@ def _notes(state: SaltaState) -> tuple[str, ...]:
     goals = state.game.goals
     on_goal = []
     for side in (k.GREEN, k.RED):
-        first = k.PIECE_SQUARE_AT + side * k.PIECES_PER_SIDE
-        squares = state.cells[first : first + k.PIECES_PER_SIDE]
+        squares = k.piece_squares(state.cells, side)
         count = sum(int(a) == int(b) for a, b in zip(squares, goals[side], strict=True))
         on_goal.append(f"{SIDE_NAMES[side]} {count}/15")
     notes.append(f"Pieces on their goal squares: {', '.join(on_goal)}.")

@@ -157,11 +157,11 @@ class SplinterGame(KernelGame):
 
     def initial_state(self) -> SplinterState:
         """The start position: the first player to move, or the draw of the first player."""
-        cells = np.zeros(k.HEADER_SIZE + self.width * self.height, dtype=np.int32)
+        cells = np.zeros(k.cells_size(self.width, self.height), dtype=np.int32)
         for square, side, kind in start_pieces(
             self.width, self.height, str(self._options["layout"])
         ):
-            cells[k.BOARD_AT + square] = k.piece_code(side, kind)
+            k.set_board_cell(cells, square, k.piece_code(side, kind))
         cells[k.TO_MOVE_AT] = self.params[k.P_FIRST]
         k.recount(cells, self.params)
         k.settle(cells, self.params)

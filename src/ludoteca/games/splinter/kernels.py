@@ -1199,3 +1199,53 @@ def vector_step(
                 return ENDS_BEFORE_DECISION
         _show(s, params, nbr, row, observations, masks, players, workspace, legal)
     return NO_ILLEGAL
+
+
+# -- Named accessors --------------------------------------------------------------------------
+# The layout read and written by name: code outside the kernels (position text, the state, the
+# game's start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A
+# region comes back as a view of ``s`` (read-only when ``s`` is).
+
+
+@njit(cache=True)
+def board_cells(s):
+    """The board, one cell per square (0, or a `piece_code`): a view."""
+    return s[BOARD_AT:]
+
+
+@njit(cache=True)
+def board_cell(s, square):
+    """What stands on ``square``: 0 for empty, else the piece's `piece_code`."""
+    return s[BOARD_AT + square]
+
+
+@njit(cache=True)
+def set_board_cell(s, square, code):
+    """Put the piece ``code`` (0 for none) on ``square``; `recount` then settles the counts."""
+    s[BOARD_AT + square] = code
+
+
+@njit(cache=True)
+def piece_counts(s, side):
+    """How many pieces of each type (square, cross, circle) ``side`` has: a view."""
+    start = COUNT_AT + side * NUM_TYPES
+    return s[start : start + NUM_TYPES]
+
+
+@njit(cache=True)
+def no_return_record(s):
+    """The no-return record ``(direction, first square, count)``; count 0 for none."""
+    return s[LAST_DIRECTION_AT], s[LAST_FIRST_AT], s[LAST_COUNT_AT]
+
+
+@njit(cache=True)
+def set_no_return_record(s, direction, first, count):
+    """Record ``count`` pieces pushed towards ``direction``, the mover's on ``first``."""
+    s[LAST_DIRECTION_AT] = direction
+    s[LAST_FIRST_AT] = first
+    s[LAST_COUNT_AT] = count
+
+
+def cells_size(width, height):  # type: ignore[no-untyped-def]
+    """The length of the position array of a ``width`` by ``height`` board."""
+    return HEADER_SIZE + width * height

@@ -70,12 +70,13 @@ def piece_code_of(letter: str) -> int:
 
 def board_text(cells: Cells, width: int, height: int) -> str:
     """The ``<ranks>`` field."""
+    board = k.board_cells(cells)
     ranks = []
     for rank in range(height - 1, -1, -1):
         items: list[str] = []
         empty = 0
         for file in range(width):
-            code = int(cells[k.BOARD_AT + rank * width + file])
+            code = int(board[rank * width + file])
             if code == 0:
                 empty += 1
                 continue
@@ -91,11 +92,9 @@ def board_text(cells: Cells, width: int, height: int) -> str:
 
 def record_squares(cells: Cells, nbr: np.ndarray, width: int) -> tuple[str, list[str]] | None:
     """The no-return record as ``(direction name, square names)``, or ``None``."""
-    count = int(cells[k.LAST_COUNT_AT])
+    direction, square, count = k.no_return_record(cells)
     if count == 0:
         return None
-    direction = int(cells[k.LAST_DIRECTION_AT])
-    square = int(cells[k.LAST_FIRST_AT])
     names = []
     for _ in range(count):
         names.append(square_name(square, width))
@@ -132,7 +131,7 @@ def read_position(game: SplinterGame, text: str) -> Cells:
     if len(fields) != 4:
         raise InvalidStateError(f"Splinter position text has {len(fields)} fields; expected {form}")
     board, side_text, ply_text, record_text = fields
-    cells = np.zeros(k.HEADER_SIZE + width * height, dtype=np.int32)
+    cells = np.zeros(k.cells_size(width, height), dtype=np.int32)
     _read_board(cells, board, width, height)
     _check_pieces(cells, game)
     if not ply_text.isdigit():
@@ -165,7 +164,7 @@ def _read_board(cells: Cells, board: str, width: int, height: int) -> None:
                 file += int(item)
             else:
                 if file < width:
-                    cells[k.BOARD_AT + rank * width + file] = piece_code_of(item)
+                    k.set_board_cell(cells, rank * width + file, piece_code_of(item))
                 file += 1
         if not well_formed or file != width:
             raise InvalidStateError(
@@ -177,18 +176,20 @@ def _read_board(cells: Cells, board: str, width: int, height: int) -> None:
 
 def _check_pieces(cells: Cells, game: SplinterGame) -> None:
     k.recount(cells, game.params)
-    counts = cells[k.COUNT_AT : k.COUNT_AT + 2 * k.NUM_TYPES]
+    total = 0
     for side in (k.BLUE, k.RED):
+        counts = k.piece_counts(cells, side)
+        total += int(counts.sum())
         for kind, most in enumerate(PIECES_OF_EACH_TYPE):
-            number = int(counts[side * k.NUM_TYPES + kind])
+            number = int(counts[kind])
             if number > most:
                 raise InvalidStateError(
                     f"{SIDE_NAMES[side]} has {number} {TYPE_PLURALS[kind]} on the board; a side "
                     f"has at most {most}"
                 )
-    if counts.sum() == 0:
+    if total == 0:
         raise InvalidStateError("the board is empty; the largest group always stays")
-    occupied = {int(square) for square in np.flatnonzero(cells[k.BOARD_AT :])}
+    occupied = {int(square) for square in np.flatnonzero(k.board_cells(cells))}
     groups = count_groups(occupied, game.nbr)
     if groups > 1:
         raise InvalidStateError(
@@ -231,7 +232,7 @@ def _read_record(cells: Cells, record_text: str, game: SplinterGame) -> None:
     for name, square in zip(names, squares, strict=True):
         if square is None:
             raise InvalidStateError(f"the no-return record names {name!r}, not a square here")
-        if cells[k.BOARD_AT + square] == 0:
+        if k.board_cell(cells, square) == 0:
             raise InvalidStateError(f"the no-return record names {name}, which is empty")
     for before, after, name in zip(squares, squares[1:], names[1:], strict=False):
         if int(game.nbr[before, direction]) != after:
@@ -241,21 +242,19 @@ def _read_record(cells: Cells, record_text: str, game: SplinterGame) -> None:
             )
     first = squares[0]
     assert first is not None
-    code = int(cells[k.BOARD_AT + first])
+    code = k.board_cell(cells, first)
     if (code - 1) // k.NUM_TYPES != 1 - mover:
         raise InvalidStateError(
             f"the no-return record starts with the piece that moved, so {names[0]} must hold a "
             f"{SIDE_NAMES[1 - mover]} piece"
         )
     left = int(game.nbr[first, k.opposite(direction)])
-    if left < 0 or cells[k.BOARD_AT + left] != 0:
+    if left < 0 or k.board_cell(cells, left) != 0:
         raise InvalidStateError(
             f"the piece on {names[0]} moved {direction_name}, so the square it left must be an "
             "empty square of the board"
         )
-    cells[k.LAST_DIRECTION_AT] = direction
-    cells[k.LAST_FIRST_AT] = first
-    cells[k.LAST_COUNT_AT] = len(squares)
+    k.set_no_return_record(cells, direction, first, len(squares))
 
 
 # -- the diagram ----------------------------------------------------------------------------
@@ -268,11 +267,12 @@ def board_diagram(
 
     The squares named in ``marked`` are bracketed (``[O X]`` for two side by side).
     """
+    board = k.board_cells(cells)
     lines = []
     for rank in range(height - 1, -1, -1):
         row = [
             piece_letter(int(code)) if code else "."
-            for code in cells[k.BOARD_AT + rank * width : k.BOARD_AT + (rank + 1) * width]
+            for code in board[rank * width : (rank + 1) * width]
         ]
         row_marks = [square_name(rank * width + file, width) in marked for file in range(width)]
         lines.append(f"{rank + 1:>2}{join_marked(row, row_marks)}".rstrip())

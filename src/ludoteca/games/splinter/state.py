@@ -146,12 +146,12 @@ class SplinterState(ArrayState):
 
     def counts(self, side: int) -> tuple[int, int, int]:
         """How many squares, crosses and circles ``side`` has on the board."""
-        at = k.COUNT_AT + side * k.NUM_TYPES
-        return int(self._cells[at]), int(self._cells[at + 1]), int(self._cells[at + 2])
+        squares, crosses, circles = k.piece_counts(self._cells, side)
+        return int(squares), int(crosses), int(circles)
 
     def pieces(self) -> dict[str, str]:
         """Square name -> piece letter (``S X O`` Blue, ``s x o`` Red) for every piece."""
-        board = self._cells[k.BOARD_AT :]
+        board = k.board_cells(self._cells)
         letters = "SXOsxo"
         return {self._name(int(sq)): letters[int(board[sq]) - 1] for sq in np.flatnonzero(board)}
 
@@ -221,7 +221,7 @@ class SplinterState(ArrayState):
         if origin is None:
             last = square_name(game.width * game.height - 1, game.width)
             return f"{text}: squares run from a1 to {last}"
-        code = int(self._cells[k.BOARD_AT + origin])
+        code = k.board_cell(self._cells, origin)
         if code == 0:
             return f"{text}: {origin_name} is empty"
         if (code - 1) // k.NUM_TYPES != side:
@@ -235,7 +235,7 @@ class SplinterState(ArrayState):
             k.returning_piece(self._cells, game.params, game.nbr, origin, direction, pushed, beyond)
         )
         if back >= 0:
-            returned = piece_name(int(self._cells[k.BOARD_AT + back]))
+            returned = piece_name(k.board_cell(self._cells, back))
             left = self._name(int(game.nbr[back, direction]))
             return (
                 f"{text}: the {returned} on {self._name(back)} would go back to {left}, the "

@@ -195,12 +195,10 @@ class SteppinStonesGame(KernelGame):
         cells = np.zeros(c.CELLS_SIZE, dtype=np.int32)
         for suit in range(c.NUM_SUITS):
             for value, square in self.layout.coin_start[suit].items():
-                cells[c.COIN_AT + square] = c.value_coin(suit, value)
-            pawn = self.layout.pawn_start[suit]
-            cells[c.PAWN_AT + pawn] = suit + 1
-            cells[c.PAWN_SQUARE_AT + suit] = pawn
+                c.set_coin_cell(cells, square, c.value_coin(suit, value))
+            c.place_pawn(cells, suit, self.layout.pawn_start[suit])
         for suit, square in self.layout.aces.items():
-            cells[c.COIN_AT + square] = c.ACE_BASE + suit
+            c.set_coin_cell(cells, square, c.ACE_BASE + suit)
         return SteppinStonesState(self, k.started(cells, self.params, self.geometry))
 
     def parse_state(self, text: str) -> SteppinStonesState:

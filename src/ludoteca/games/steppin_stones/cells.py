@@ -46,6 +46,11 @@ suit order S M C A, the digits of the suits that do not roll being 0::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ludoteca.core.kernels import Cells
+
 NUM_SUITS = 4
 MAX_SQUARES = 100
 
@@ -159,3 +164,91 @@ def phase_two_budget(face: int) -> int:
     if face == FACE_SUIT:
         return 6
     return face
+
+
+# -- Named accessors ------------------------------------------------------------------------------
+# The layout read and written by name: code outside the kernels (notation, position text, the
+# state, the view, the planner) calls these instead of doing arithmetic on the ``*_AT`` offsets.
+# A region comes back as a view of ``s`` (read-only when ``s`` is). `kernels` compiles the ones
+# that compiled code outside the kernels calls.
+
+
+def coin_cells(s: Cells) -> Cells:
+    """The coin code on every square (``MAX_SQUARES`` of them, 0 for none): a view."""
+    return s[COIN_AT : COIN_AT + MAX_SQUARES]
+
+
+def coin_cell(s: Cells, square: int) -> int:
+    """The coin code on ``square`` (0 for none)."""
+    return int(s[COIN_AT + square])
+
+
+def set_coin_cell(s: Cells, square: int, code: int) -> None:
+    """Put the coin ``code`` (0 for none) on ``square``."""
+    s[COIN_AT + square] = code
+
+
+def pawn_cells(s: Cells) -> Cells:
+    """The pawn on every square (``MAX_SQUARES`` of them): 0, or its suit + 1: a view."""
+    return s[PAWN_AT : PAWN_AT + MAX_SQUARES]
+
+
+def pawn_cell(s: Cells, square: int) -> int:
+    """The pawn on ``square``: 0, or its suit + 1."""
+    return int(s[PAWN_AT + square])
+
+
+def pawn_square(s: Cells, suit: int) -> int:
+    """The square of ``suit``'s pawn."""
+    return int(s[PAWN_SQUARE_AT + suit])
+
+
+def place_pawn(s: Cells, suit: int, square: int) -> None:
+    """Stand ``suit``'s pawn on ``square`` (an empty pawn cell; the old one is left alone)."""
+    s[PAWN_AT + square] = suit + 1
+    s[PAWN_SQUARE_AT + suit] = square
+
+
+def value_coins_left(s: Cells, suit: int) -> int:
+    """Coins of ``suit`` still showing their value (none left: the suit is in phase 2)."""
+    return int(s[VALUE_LEFT_AT + suit])
+
+
+def die_face(s: Cells, suit: int) -> int:
+    """``suit``'s phase-1 die this turn: ``NO_FACE``, ``FACE_NULL``, ``FACE_SUIT`` or 2-5."""
+    return int(s[FACE_AT + suit])
+
+
+def set_die_face(s: Cells, suit: int, face: int) -> None:
+    """Set ``suit``'s phase-1 die this turn."""
+    s[FACE_AT + suit] = face
+
+
+def die_used(s: Cells, suit: int) -> bool:
+    """Whether ``suit``'s phase-1 die has been used this turn."""
+    return bool(s[USED_AT + suit] != 0)
+
+
+def set_die_used(s: Cells, suit: int, used: bool) -> None:
+    """Mark ``suit``'s phase-1 die used (or not)."""
+    s[USED_AT + suit] = 1 if used else 0
+
+
+def phase_two_die(s: Cells, suit: int) -> bool:
+    """Whether ``suit``'s die is a phase-2 die this turn."""
+    return bool(s[PHASE2_DIE_AT + suit] != 0)
+
+
+def set_phase_two_die(s: Cells, suit: int, is_phase_two: bool) -> None:
+    """Make ``suit``'s die a phase-2 die this turn (or not)."""
+    s[PHASE2_DIE_AT + suit] = 1 if is_phase_two else 0
+
+
+def budget_left(s: Cells, suit: int) -> int:
+    """Steps left on ``suit``'s phase-2 die."""
+    return int(s[BUDGET_AT + suit])
+
+
+def set_budget_left(s: Cells, suit: int, steps: int) -> None:
+    """Set the steps left on ``suit``'s phase-2 die."""
+    s[BUDGET_AT + suit] = steps

@@ -814,3 +814,13 @@ def vector_step(
                 return ENDS_BEFORE_DECISION
         _show(s, params, geo, row, observations, masks, players, work, legal)
     return NO_ILLEGAL
+
+
+# -- Named accessors --------------------------------------------------------------------------
+# The layout's accessors are in `cells` (the Python side calls them as they are); these are the
+# compiled copies for compiled code outside the kernels (the planner).
+coin_cell = njit(cache=True)(c.coin_cell)
+pawn_cell = njit(cache=True)(c.pawn_cell)
+pawn_square = njit(cache=True)(c.pawn_square)
+value_coins_left = njit(cache=True)(c.value_coins_left)
+budget_left = njit(cache=True)(c.budget_left)

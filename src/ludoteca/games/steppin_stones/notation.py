@@ -109,12 +109,10 @@ def cell_token(code: int, pawn: int) -> str:
 def action_text(cells: Cells, action: int, size: int) -> str:
     """The text of the decision ``action`` in the position ``cells``."""
     if action >= c.FLIP_BASE:
-        code = int(cells[c.COIN_AT + action - c.FLIP_BASE]) if action < c.END else 0
+        code = c.coin_cell(cells, action - c.FLIP_BASE) if action < c.END else 0
         return decision_text(0, code, action, size)
     origin = action // c.STRIDE
-    return decision_text(
-        int(cells[c.PAWN_AT + origin]), int(cells[c.COIN_AT + origin]), action, size
-    )
+    return decision_text(c.pawn_cell(cells, origin), c.coin_cell(cells, origin), action, size)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -101,7 +101,7 @@ NO_STONE = 1 << 20  # distance of a square no stone reaches
 
 @njit(cache=True)
 def _suit_retired(s: Cells, geo: Table, suit: int) -> bool:
-    return bool(geo[s[c.PAWN_SQUARE_AT + suit], HOME_COLUMN] == suit)
+    return bool(geo[k.pawn_square(s, suit), HOME_COLUMN] == suit)
 
 
 @njit(cache=True)
@@ -177,8 +177,8 @@ def _square_costs(
         if geo[q, HOLE_COLUMN] != 0:
             penalty[q] = WALL
             continue
-        pawn = s[c.PAWN_AT + q] - 1
-        code = s[c.COIN_AT + q]
+        pawn = k.pawn_cell(s, q) - 1
+        code = k.coin_cell(s, q)
         if pawn >= 0 and pawn != suit:
             if _suit_retired(s, geo, pawn):
                 penalty[q] = WALL
@@ -244,9 +244,9 @@ def suit_need(s: Cells, params: Table, geo: Table, suit: int, scratch: Scratch) 
     # the suit's stones (and coins to be turned) free to move, and how far each travels
     count = 0
     for q in range(squares):
-        code = s[c.COIN_AT + q]
+        code = k.coin_cell(s, q)
         own = code == c.STONE_BASE + suit or (m.is_value_coin(code) and m.coin_suit(code) == suit)
-        if own and s[c.PAWN_AT + q] == 0 and count < COINS_PER_SUIT:
+        if own and k.pawn_cell(s, q) == 0 and count < COINS_PER_SUIT:
             sources[count] = q
             _stone_distances(s, geo, squares, q, dist[count], queue)
             count += 1
@@ -266,7 +266,7 @@ def suit_need(s: Cells, params: Table, geo: Table, suit: int, scratch: Scratch) 
         cost[q] = 1.0 + penalty[q] + fill
 
     # cheapest route from the pawn to its home tile (label-correcting search)
-    pawn = s[c.PAWN_SQUARE_AT + suit]
+    pawn = k.pawn_square(s, suit)
     for q in range(squares):
         best[q] = WALL
         parent[q] = -1
@@ -355,7 +355,7 @@ def score(s: Cells, params: Table, geo: Table, scratch: Scratch) -> float:
                 rank += _goes_before(s, geo, other, suit)
         weight = LATER_SUIT_WEIGHT**rank
         total -= weight * suit_need(s, params, geo, suit, scratch)
-        total += BUDGET_WORTH * s[c.BUDGET_AT + suit]
+        total += BUDGET_WORTH * k.budget_left(s, suit)
     return total
 
 
@@ -370,7 +370,7 @@ def estimated_return(s: Cells, params: Table, geo: Table, scratch: Scratch) -> f
         if _suit_retired(s, geo, suit):
             total += 1.0
             continue
-        turned = COINS_PER_SUIT - s[c.VALUE_LEFT_AT + suit]
+        turned = COINS_PER_SUIT - k.value_coins_left(s, suit)
         met = 1.0 - suit_need(s, params, geo, suit, scratch) / NEED_SCALE
         met = min(max(met, 0.0), 1.0)
         total += TURNED_SHARE * turned / COINS_PER_SUIT + (1.0 - TURNED_SHARE) * met * 0.99
@@ -394,15 +394,15 @@ def _best_pawn_follow_up(
     move is also judged by the best pawn move of its suit it makes possible this turn.
     """
     origin = action // c.STRIDE
-    pawn_suit = t[c.PAWN_AT + origin] - 1
-    code = t[c.COIN_AT + action % c.STRIDE]
+    pawn_suit = k.pawn_cell(t, origin) - 1
+    code = k.coin_cell(t, action % c.STRIDE)
     if pawn_suit >= 0 or code < c.STONE_BASE or code >= c.ACE_BASE:
         return -2.0 * WIN_SCORE  # a pawn move, or not a stone move
     suit = code - c.STONE_BASE
-    budget = t[c.BUDGET_AT + suit]
+    budget = k.budget_left(t, suit)
     if budget <= 0:
         return -2.0 * WIN_SCORE
-    pawn = t[c.PAWN_SQUARE_AT + suit]
+    pawn = k.pawn_square(t, suit)
     n = m.search_moves(t, params, geo, pawn, budget, suit, work, follow, 0)
     best = -2.0 * WIN_SCORE
     for i in range(n):

@@ -56,8 +56,8 @@ FORM = (
 def position_text(cells: Cells, layout: Layout) -> str:
     """The canonical one-line text of the position ``cells`` (see the module docstring)."""
     size = layout.size
-    coins = cells[c.COIN_AT : c.COIN_AT + layout.num_squares].tolist()
-    pawns = cells[c.PAWN_AT : c.PAWN_AT + layout.num_squares].tolist()
+    coins = c.coin_cells(cells)[: layout.num_squares].tolist()
+    pawns = c.pawn_cells(cells)[: layout.num_squares].tolist()
     ranks = []
     for rank in range(size - 1, -1, -1):
         tokens = []
@@ -68,13 +68,13 @@ def position_text(cells: Cells, layout: Layout) -> str:
     stage = int(cells[c.STAGE_AT])
     fields = ["/".join(ranks), str(int(cells[c.TURNS_AT])), STAGE_WORDS[stage]]
     for suit, letter in enumerate(SUITS):
-        face = int(cells[c.FACE_AT + suit])
+        face = c.die_face(cells, suit)
         if stage == c.PLAY1 and face != c.NO_FACE:
-            fields.append(f"{letter}{face_text(face)}{'-' if cells[c.USED_AT + suit] else ''}")
-        elif stage == c.ROLL2 and cells[c.PHASE2_DIE_AT + suit]:
+            fields.append(f"{letter}{face_text(face)}{'-' if c.die_used(cells, suit) else ''}")
+        elif stage == c.ROLL2 and c.phase_two_die(cells, suit):
             fields.append(letter)
-        elif stage == c.PLAY2 and cells[c.PHASE2_DIE_AT + suit]:
-            fields.append(f"{letter}{int(cells[c.BUDGET_AT + suit])}")
+        elif stage == c.PLAY2 and c.phase_two_die(cells, suit):
+            fields.append(f"{letter}{c.budget_left(cells, suit)}")
     if cells[c.RESIGNED_AT]:
         fields.append("resigned")
     return " ".join(fields)
@@ -169,22 +169,21 @@ def _place(cells: Cells, square: int, token: str, layout: Layout, census: _Censu
         if suit in census.pawns:
             raise InvalidStateError(f"the {SUIT_NAME[suit]} pawn stands on two squares")
         census.pawns[suit] = square
-        cells[c.PAWN_AT + square] = suit + 1
-        cells[c.PAWN_SQUARE_AT + suit] = square
+        c.place_pawn(cells, suit, square)
         token = under
     if token in ("", "."):
         return
     suit = SUITS.index(token[0].upper())
     if token.islower():
-        cells[c.COIN_AT + square] = c.STONE_BASE + suit
+        c.set_coin_cell(cells, square, c.STONE_BASE + suit)
         census.stones[suit] += 1
     elif token[1] == "*":
         if suit in census.aces:
             raise InvalidStateError(f"the {SUIT_NAME[suit]} ace stands on two squares")
-        cells[c.COIN_AT + square] = c.ACE_BASE + suit
+        c.set_coin_cell(cells, square, c.ACE_BASE + suit)
         census.aces[suit] = square
     else:
-        cells[c.COIN_AT + square] = c.value_coin(suit, int(token[1]))
+        c.set_coin_cell(cells, square, c.value_coin(suit, int(token[1])))
         census.values[suit].append(int(token[1]))
 
 
@@ -200,7 +199,7 @@ def _check_suit(cells: Cells, suit: int, game: SteppinStonesGame, census: _Censu
     if suit not in census.pawns:
         raise InvalidStateError(f"the {name} pawn is missing")
     square = census.pawns[suit]
-    code = int(cells[c.COIN_AT + square])
+    code = c.coin_cell(cells, square)
     at_start = square == layout.pawn_start[suit]
     at_home = square in layout.home[suit]
     if c.is_stone(code) and c.coin_suit(code) != suit:
@@ -221,7 +220,7 @@ def _check_suit(cells: Cells, suit: int, game: SteppinStonesGame, census: _Censu
 def _read_dice(cells: Cells, stage: int, dice: list[str], census: _Census, layout: Layout) -> None:
     cells[c.STAGE_AT] = stage
     for suit in range(c.NUM_SUITS):
-        cells[c.FACE_AT + suit] = c.NO_FACE
+        c.set_die_face(cells, suit, c.NO_FACE)
     phase_one = [suit for suit in range(c.NUM_SUITS) if census.in_phase_one(suit)]
     in_play = [s for s in range(c.NUM_SUITS) if census.pawns[s] not in layout.home[s]]
     listed = _listed_suits(dice, stage)
@@ -232,7 +231,7 @@ def _read_dice(cells: Cells, stage: int, dice: list[str], census: _Census, layou
         if not phase_one:
             raise InvalidStateError("no suit is in phase 1, so a turn begins with roll2")
         for suit in in_play:
-            cells[c.PHASE2_DIE_AT + suit] = int(suit not in phase_one)
+            c.set_phase_two_die(cells, suit, suit not in phase_one)
     elif stage == c.PLAY1:
         if missing := [SUITS[suit] for suit in phase_one if suit not in listed]:
             raise InvalidStateError(
@@ -240,17 +239,17 @@ def _read_dice(cells: Cells, stage: int, dice: list[str], census: _Census, layou
             )
         _read_play1(cells, dice, census)
         for suit in in_play:
-            cells[c.PHASE2_DIE_AT + suit] = int(suit not in listed)
+            c.set_phase_two_die(cells, suit, suit not in listed)
     else:
         for suit in listed:
             if census.in_phase_one(suit):
                 raise InvalidStateError(f"the {SUIT_NAMES[suit]} are still in phase 1")
-            cells[c.PHASE2_DIE_AT + suit] = 1
+            c.set_phase_two_die(cells, suit, True)
         if stage == c.ROLL2 and not listed:
             raise InvalidStateError("roll2 names the suits whose phase-2 dice are rolled")
         if stage == c.PLAY2:
             for token in dice:
-                cells[c.BUDGET_AT + SUITS.index(token[0])] = int(token[1])
+                c.set_budget_left(cells, SUITS.index(token[0]), int(token[1]))
 
 
 _DICE_TOKENS = {
@@ -283,7 +282,7 @@ def _read_play1(cells: Cells, dice: list[str], census: _Census) -> None:
         match = _PLAY1_DIE.fullmatch(token)
         assert match is not None
         suit, face, used = SUITS.index(match.group(1)), face_of(match.group(2)), match.group(3)
-        cells[c.FACE_AT + suit] = face
+        c.set_die_face(cells, suit, face)
         if used and face == c.FACE_NULL:
             raise InvalidStateError(f"{token}: a null die does nothing, so it is never marked used")
         if not census.in_phase_one(suit) and (face != c.FACE_SUIT or not used):
@@ -292,12 +291,12 @@ def _read_play1(cells: Cells, dice: list[str], census: _Census) -> None:
                 f"phase 1 only if its suit face turned their last coin ({SUITS[suit]}*-)"
             )
         if face == c.FACE_SUIT:
-            cells[c.USED_AT + suit] = int(bool(used))
+            c.set_die_used(cells, suit, bool(used))
         elif used:
             used_by_value[face] = used_by_value.get(face, 0) + 1
     # Dice showing the same value are interchangeable: the first ones in suit order are used.
     for suit in range(c.NUM_SUITS):
-        face = int(cells[c.FACE_AT + suit])
+        face = c.die_face(cells, suit)
         if face >= 2 and used_by_value.get(face, 0) > 0:
-            cells[c.USED_AT + suit] = 1
+            c.set_die_used(cells, suit, True)
             used_by_value[face] -= 1

@@ -119,8 +119,8 @@ class SteppinStonesState(ArrayState):
         if self.to_move == CHANCE:
             return rolls(self._roll_mask()).moves
         size = self.layout.size
-        coins = self._cells[c.COIN_AT : c.COIN_AT + c.MAX_SQUARES].tolist()
-        pawns = self._cells[c.PAWN_AT : c.PAWN_AT + c.MAX_SQUARES].tolist()
+        coins = c.coin_cells(self._cells).tolist()
+        pawns = c.pawn_cells(self._cells).tolist()
         moves = []
         for action in self._legal_actions().tolist():
             if action >= c.END:
@@ -144,7 +144,7 @@ class SteppinStonesState(ArrayState):
         return normalise(text)
 
     def _chance_probabilities(self) -> tuple[float, ...]:
-        count = len(self.legal_moves())
+        count = len(self.legal_actions())
         return (1.0 / count,) * count
 
     # -- resigning: accepted at any time, never listed ------------------------------------------
@@ -222,7 +222,7 @@ class SteppinStonesState(ArrayState):
     @property
     def phase_two_dice(self) -> tuple[int, ...]:
         """The suits whose dice are phase-2 dice this turn (retired suits excluded)."""
-        return tuple(s for s in range(c.NUM_SUITS) if self._cells[c.PHASE2_DIE_AT + s])
+        return tuple(s for s in range(c.NUM_SUITS) if c.phase_two_die(self._cells, s))
 
     def phase(self, suit: int) -> int:
         """The phase of ``suit``: `cells.PHASE_ONE`, `cells.PHASE_TWO` or `cells.RETIRED`.
@@ -230,31 +230,31 @@ class SteppinStonesState(ArrayState):
         Phase 1 lasts while a coin of the suit shows a value; the suit retires when its pawn is
         home.
         """
-        if int(self._cells[c.PAWN_SQUARE_AT + suit]) in self.layout.home[suit]:
+        if c.pawn_square(self._cells, suit) in self.layout.home[suit]:
             return c.RETIRED
-        return c.PHASE_ONE if self._cells[c.VALUE_LEFT_AT + suit] > 0 else c.PHASE_TWO
+        return c.PHASE_ONE if c.value_coins_left(self._cells, suit) > 0 else c.PHASE_TWO
 
     def phase_one_die(self, suit: int) -> tuple[int, bool] | None:
         """``(face, used)`` of ``suit``'s phase-1 die this turn, or ``None`` if it did not roll."""
-        face = int(self._cells[c.FACE_AT + suit])
-        return None if face == c.NO_FACE else (face, bool(self._cells[c.USED_AT + suit]))
+        face = c.die_face(self._cells, suit)
+        return None if face == c.NO_FACE else (face, c.die_used(self._cells, suit))
 
     def budget(self, suit: int) -> int:
         """Steps left on ``suit``'s phase-2 die (0 when it has none)."""
-        return int(self._cells[c.BUDGET_AT + suit])
+        return c.budget_left(self._cells, suit)
 
     def coin(self, square: int) -> int:
         """The coin code on ``square`` (see `cells`; 0 for none)."""
-        return int(self._cells[c.COIN_AT + square])
+        return c.coin_cell(self._cells, square)
 
     def pawn(self, square: int) -> int | None:
         """The suit of the pawn on ``square``, if any."""
-        pawn = int(self._cells[c.PAWN_AT + square])
+        pawn = c.pawn_cell(self._cells, square)
         return pawn - 1 if pawn else None
 
     def pawn_square(self, suit: int) -> int:
         """The square of ``suit``'s pawn."""
-        return int(self._cells[c.PAWN_SQUARE_AT + suit])
+        return c.pawn_square(self._cells, suit)
 
     @property
     def outcome(self) -> Outcome | None:

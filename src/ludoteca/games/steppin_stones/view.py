@@ -103,9 +103,7 @@ def _contents(state: SteppinStonesState) -> tuple[list[int], list[int]]:
     """The coin code and the pawn (suit + 1, or 0) on each square."""
     squares = state.layout.num_squares
     cells = state.cells
-    return cells[c.COIN_AT : c.COIN_AT + squares].tolist(), cells[
-        c.PAWN_AT : c.PAWN_AT + squares
-    ].tolist()
+    return c.coin_cells(cells)[:squares].tolist(), c.pawn_cells(cells)[:squares].tolist()
 
 
 def suit_lines(state: SteppinStonesState) -> list[str]:
