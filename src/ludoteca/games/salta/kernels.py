@@ -297,6 +297,126 @@ def _play_phase_actions(s, out):
     return 1
 
 
+# -- the play phase inside a random playout ------------------------------------------------
+#
+# A playout keeps a second picture of the board beside the position: one cell per square of a
+# 14 x 14 grid (the board with a border two squares wide), `BOARD_GREEN` or `BOARD_RED` where a
+# piece stands, 0 where none does, `BOARD_OFF` on the border. A neighbour in each direction is
+# then a fixed offset (`BOARD_STEP`), a square two steps away too, and an off-board square reads
+# as occupied, so generating the moves needs no table of neighbours and no on-board test. The
+# picture serves the play phase only (in the played scoring phase both sides' pieces may share
+# a square); the position itself stays complete, and the rare exact no-block test reads it.
+
+BOARD_WIDTH = WIDTH + 4
+BOARD_SIZE = BOARD_WIDTH * BOARD_WIDTH
+BOARD_GREEN, BOARD_RED, BOARD_OFF = 1, 2, 4  # a piece of side s is s + 1
+BOARD_CELL = np.array(  # the board cell of each square
+    [(square // WIDTH + 2) * BOARD_WIDTH + square % WIDTH + 2 for square in range(NUM_SQUARES)],
+    dtype=np.int64,
+)
+EMPTY_BOARD = np.full(BOARD_SIZE, BOARD_OFF, dtype=np.int32)
+EMPTY_BOARD[BOARD_CELL] = 0
+BOARD_STEP = (BOARD_WIDTH + 1, BOARD_WIDTH - 1, 1 - BOARD_WIDTH, -1 - BOARD_WIDTH)  # NE NW SE SW
+
+
+@njit(cache=True)
+def _new_board(s):
+    """The board picture of a play-phase position."""
+    board = EMPTY_BOARD.copy()
+    for side in range(2):
+        for piece in range(PIECES_PER_SIDE):
+            board[BOARD_CELL[s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]]] = side + 1
+    return board
+
+
+@njit(cache=True)
+def _look(board, cell, direction, forward, rival, code, out, jumps, n_steps, n_jumps):
+    """One direction from a piece for `_board_actions`: its step and jump, kept or not."""
+    step = BOARD_STEP[direction]
+    near = board[cell + step]
+    out[n_steps] = code + direction * 2
+    jumps[n_jumps] = code + direction * 2 + 1
+    jump = forward & (near == rival) & (board[cell + 2 * step] == 0)
+    return n_steps + (near == 0), n_jumps + jump
+
+
+@njit(cache=True)
+def _board_step_targets(s, board, opponent):
+    """`_opponent_step_targets` on the board picture (the target as a board cell)."""
+    first = -1
+    second = False
+    for piece in range(PIECES_PER_SIDE):
+        cell = BOARD_CELL[s[PIECE_SQUARE_AT + opponent * PIECES_PER_SIDE + piece]]
+        for direction in range(4):
+            target = cell + BOARD_STEP[direction]
+            empty = board[target] == 0
+            second = second | (empty & (first >= 0) & (target != first))
+            first = target if (empty & (first < 0)) else first
+        if second:
+            return 2, first
+    return (0 if first < 0 else 1), first
+
+
+@njit(cache=True)
+def _board_actions(s, board, out):
+    """`_play_phase_actions` read from the board picture: the same actions in the same order.
+
+    Steps go straight into ``out`` and jumps into its second half, every candidate written and
+    kept by advancing its count (no branch on the squares' contents). ``out`` needs room for
+    ``2 * MAX_LEGAL`` actions.
+    """
+    side = side_to_move(s)
+    rival = 2 - side  # the other side's piece: BOARD_RED for Green, BOARD_GREEN for Red
+    green = side == GREEN
+    jumps = out[MAX_LEGAL:]
+    n_steps = 0
+    n_jumps = 0
+    for piece in range(PIECES_PER_SIDE):
+        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+        cell = BOARD_CELL[square]
+        code = (square >> 1) << 3  # encode_action(square, 0, 0)
+        n_steps, n_jumps = _look(board, cell, NE, green, rival, code, out, jumps, n_steps, n_jumps)
+        n_steps, n_jumps = _look(board, cell, NW, green, rival, code, out, jumps, n_steps, n_jumps)
+        n_steps, n_jumps = _look(
+            board, cell, SE, not green, rival, code, out, jumps, n_steps, n_jumps
+        )
+        n_steps, n_jumps = _look(
+            board, cell, SW, not green, rival, code, out, jumps, n_steps, n_jumps
+        )
+    if n_jumps > 0:  # a jump never blocks (see `_play_phase_actions`)
+        out[:n_jumps] = jumps[:n_jumps]
+        return n_jumps
+    n_targets, target = _board_step_targets(s, board, 1 - side)
+    if n_targets == 2:  # no single step can block
+        return n_steps
+    kept = 0  # filtered in place: with none kept, the steps are untouched
+    for i in range(n_steps):
+        action = out[i]
+        safe = n_targets == 1 and BOARD_CELL[ACTION_DESTINATION[action]] != target
+        if safe or _leaves_opponent_a_move(s, side, action):
+            out[kept] = action
+            kept += 1
+    if kept > 0:
+        return kept
+    if n_steps > 0:  # every step blocks: the ordinary rules apply
+        return n_steps
+    out[0] = PASS
+    return 1
+
+
+@njit(cache=True)
+def _board_apply(s, board, action, params, goals):
+    """`apply_action_inplace` in the play phase, keeping the board picture up to date."""
+    if action != PASS:
+        side = side_to_move(s)
+        origin, destination = ACTION_ORIGIN[action], ACTION_DESTINATION[action]
+        _move_piece(s, side, origin, destination)
+        board[BOARD_CELL[origin]] = 0
+        board[BOARD_CELL[destination]] = side + 1
+    s[PLY_AT] += 1
+    settle(s, params, goals)
+
+
 # -- why a move is refused -----------------------------------------------------------------
 
 # illegal_reason codes: which rule refuses a well-formed move (state.py words each for people)
@@ -548,12 +668,18 @@ def random_playout_inplace(s, params, goals, totals, curve, max_plies):
     out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     plies = 0
     first = NO_WINNER
+    board = _new_board(s)  # the play phase's picture (see `_board_actions`)
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         if plies == 0:
             first = side_to_move(s)
-        n = legal_actions_into(s, params, goals, out)
-        count_decision(totals, curve, plies, n, True)
-        apply_action_inplace(s, out[np.random.randint(n)], params, goals)
+        if in_scoring_phase(s, params):
+            n = _scoring_phase_actions(s, params, goals, out)
+            count_decision(totals, curve, plies, n, True)
+            apply_action_inplace(s, out[np.random.randint(n)], params, goals)
+        else:
+            n = _board_actions(s, board, out)
+            count_decision(totals, curve, plies, n, True)
+            _board_apply(s, board, out[np.random.randint(n)], params, goals)
         totals[T_PLIES] += 1
         plies += 1
     return first
