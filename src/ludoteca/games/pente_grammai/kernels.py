@@ -326,6 +326,50 @@ def _roll(s, die, params):
         s[REASON_AT] = PLY_CAP
 
 
+# The points as bits (bit ``p`` for point ``p``), for the decisions inside a random playout.
+ALL_POINTS = (1 << NUM_POINTS) - 1
+SACRED_POINTS = (1 << W3) | (1 << B3)
+
+
+@njit(cache=True)
+def _occupied(s, side):
+    """The points where ``side`` has counters, as bits."""
+    mask = 0
+    for point in range(NUM_POINTS):
+        mask |= (s[COUNT_AT + side * NUM_POINTS + point] != 0) << point
+    return mask
+
+
+@njit(cache=True)
+def _decision_into(s, schaedler, capture, out):
+    """`decision_actions_into` computed on bit masks, without a branch per point.
+
+    The points where the mover may land (`can_take`) are one mask, turned by the die to
+    the points it may leave from, so each counter's move costs no data-dependent branch; the
+    origins come out ascending, as `_moves` lists them. ``schaedler`` and ``capture`` are the
+    options (`P_SACRED` is `SACRED_SCHAEDLER`, `P_CAPTURE` is nonzero).
+    """
+    side = s[SIDE_AT]
+    die = s[DIE_AT]
+    own = _occupied(s, side)
+    opponent = _occupied(s, 1 - side)
+    ordinary = ~own & (~opponent | -capture)  # a lone opponent counter: only with capture
+    sacred = ALL_POINTS if schaedler else ~(own | opponent)
+    free = ((ordinary & ~SACRED_POINTS) | (sacred & SACRED_POINTS)) & ALL_POINTS
+    if s[HAND_AT + side] > 0 and (free >> ENTRY[side, die - 1]) & 1:
+        out[0] = ENTER
+        return 1
+    movable = own & ((free >> die) | (free << (NUM_POINTS - die)))  # free at point + die
+    n = 0
+    for point in range(NUM_POINTS):
+        out[n] = point
+        n += (movable >> point) & 1
+    if n == 0:
+        out[0] = PASS
+        return 1
+    return n
+
+
 @njit(cache=True)
 def random_playout_inplace(s, params, totals, curve, max_plies):
     """Play ``s``: rolls with their probabilities, moves uniformly at random.
@@ -336,6 +380,8 @@ def random_playout_inplace(s, params, totals, curve, max_plies):
     `ludoteca.core.playouts`); returns the side of the first decision (`NO_WINNER` if none).
     """
     out = np.empty(MAX_LEGAL, dtype=np.int64)
+    schaedler = params[P_SACRED] == SACRED_SCHAEDLER
+    capture = 1 if params[P_CAPTURE] != 0 else 0
     plies = 0
     decisions = 0
     first = NO_WINNER
@@ -348,7 +394,7 @@ def random_playout_inplace(s, params, totals, curve, max_plies):
         else:
             if decisions == 0:
                 first = s[SIDE_AT]
-            n = decision_actions_into(s, params, out)
+            n = _decision_into(s, schaedler, capture, out)
             count_decision(totals, curve, decisions, n, True)
             decisions += 1
             apply_action_inplace(s, out[np.random.randint(n)], params)
