@@ -330,13 +330,19 @@ def _new_board(s):
 
 
 @njit(cache=True)
-def _look(board, cell, direction, forward, rival, code, out, jumps, n_steps, n_jumps):
-    """One direction from a piece for `_board_actions`: its step and jump, kept or not."""
-    step = BOARD_STEP[direction]
+def _step(board, cell, step, action, out, n_steps):
+    """A backward direction in `_board_actions`: the step ``action``, kept if it is free."""
+    out[n_steps] = action
+    return n_steps + (board[cell + step] == 0)
+
+
+@njit(cache=True)
+def _step_or_jump(board, cell, step, rival, action, out, n_steps, n_jumps):
+    """A forward direction for `_board_actions`: its step, and its jump after it in ``out``."""
     near = board[cell + step]
-    out[n_steps] = code + direction * 2
-    jumps[n_jumps] = code + direction * 2 + 1
-    jump = forward & (near == rival) & (board[cell + 2 * step] == 0)
+    out[n_steps] = action
+    out[MAX_LEGAL + n_jumps] = action + 1
+    jump = (near == rival) & (board[cell + 2 * step] == 0)
     return n_steps + (near == 0), n_jumps + jump
 
 
@@ -366,25 +372,40 @@ def _board_actions(s, board, out):
     ``2 * MAX_LEGAL`` actions.
     """
     side = side_to_move(s)
-    rival = 2 - side  # the other side's piece: BOARD_RED for Green, BOARD_GREEN for Red
-    green = side == GREEN
-    jumps = out[MAX_LEGAL:]
     n_steps = 0
     n_jumps = 0
-    for piece in range(PIECES_PER_SIDE):
-        square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
-        cell = BOARD_CELL[square]
-        code = (square >> 1) << 3  # encode_action(square, 0, 0)
-        n_steps, n_jumps = _look(board, cell, NE, green, rival, code, out, jumps, n_steps, n_jumps)
-        n_steps, n_jumps = _look(board, cell, NW, green, rival, code, out, jumps, n_steps, n_jumps)
-        n_steps, n_jumps = _look(
-            board, cell, SE, not green, rival, code, out, jumps, n_steps, n_jumps
-        )
-        n_steps, n_jumps = _look(
-            board, cell, SW, not green, rival, code, out, jumps, n_steps, n_jumps
-        )
+    ne, nw, se, sw = BOARD_STEP
+    # Each side's loop knows its forward directions (the only ones that may jump), so the
+    # jump test is made where it can succeed only.
+    if side == GREEN:
+        for piece in range(PIECES_PER_SIDE):
+            square = s[PIECE_SQUARE_AT + piece]
+            cell = BOARD_CELL[square]
+            code = (square >> 1) << 3  # encode_action(square, NE, 0)
+            n_steps, n_jumps = _step_or_jump(
+                board, cell, ne, BOARD_RED, code, out, n_steps, n_jumps
+            )
+            n_steps, n_jumps = _step_or_jump(
+                board, cell, nw, BOARD_RED, code + 2, out, n_steps, n_jumps
+            )
+            n_steps = _step(board, cell, se, code + 4, out, n_steps)
+            n_steps = _step(board, cell, sw, code + 6, out, n_steps)
+    else:
+        for piece in range(PIECES_PER_SIDE):
+            square = s[PIECE_SQUARE_AT + PIECES_PER_SIDE + piece]
+            cell = BOARD_CELL[square]
+            code = (square >> 1) << 3
+            n_steps = _step(board, cell, ne, code, out, n_steps)
+            n_steps = _step(board, cell, nw, code + 2, out, n_steps)
+            n_steps, n_jumps = _step_or_jump(
+                board, cell, se, BOARD_GREEN, code + 4, out, n_steps, n_jumps
+            )
+            n_steps, n_jumps = _step_or_jump(
+                board, cell, sw, BOARD_GREEN, code + 6, out, n_steps, n_jumps
+            )
     if n_jumps > 0:  # a jump never blocks (see `_play_phase_actions`)
-        out[:n_jumps] = jumps[:n_jumps]
+        for i in range(n_jumps):
+            out[i] = out[MAX_LEGAL + i]
         return n_jumps
     n_targets, target = _board_step_targets(s, board, 1 - side)
     if n_targets == 2:  # no single step can block
