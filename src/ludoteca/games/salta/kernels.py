@@ -329,21 +329,31 @@ def _new_board(s):
     return board
 
 
-@njit(cache=True)
-def _step(board, cell, step, action, out, n_steps):
-    """A backward direction in `_board_actions`: the step ``action``, kept if it is free."""
-    out[n_steps] = action
-    return n_steps + (board[cell + step] == 0)
+# `_board_actions` counts and indexes in unsigned integers: numba gives every signed index a test
+# for a negative value (Python's counting from the end), a few instructions per access in its
+# innermost loop. A piece's neighbourhood is counted from its ``base``, the cell two squares
+# south-west of it (on the board or its border), so that no offset is negative.
+U_LEGAL = np.uint64(MAX_LEGAL)
+U_BASE = 2 * BOARD_WIDTH + 2  # a piece's cell less its base
+U_NE, U_NW, U_SE, U_SW = (np.uint64(U_BASE + step) for step in BOARD_STEP)
+U_NE2, U_NW2, U_SE2, U_SW2 = (np.uint64(U_BASE + 2 * step) for step in BOARD_STEP)
 
 
 @njit(cache=True)
-def _step_or_jump(board, cell, step, rival, action, out, n_steps, n_jumps):
-    """A forward direction for `_board_actions`: its step, and its jump after it in ``out``."""
-    near = board[cell + step]
+def _step(board, base, step, action, out, n_steps):
+    """A backward direction in `_board_actions`: the step ``action``, kept if its square is free."""
     out[n_steps] = action
-    out[MAX_LEGAL + n_jumps] = action + 1
-    jump = (near == rival) & (board[cell + 2 * step] == 0)
-    return n_steps + (near == 0), n_jumps + jump
+    return n_steps + np.uint64(board[base + step] == 0)
+
+
+@njit(cache=True)
+def _step_or_jump(board, base, step, step2, rival, action, out, n_steps, n_jumps):
+    """A forward direction in `_board_actions`: its step, and its jump after it in ``out``."""
+    near = board[base + step]
+    out[n_steps] = action
+    out[U_LEGAL + n_jumps] = action + 1
+    jump = (near == rival) & (board[base + step2] == 0)
+    return n_steps + np.uint64(near == 0), n_jumps + np.uint64(jump)
 
 
 @njit(cache=True)
@@ -372,37 +382,38 @@ def _board_actions(s, board, out):
     ``2 * MAX_LEGAL`` actions.
     """
     side = side_to_move(s)
-    n_steps = 0
-    n_jumps = 0
-    ne, nw, se, sw = BOARD_STEP
+    u_steps = np.uint64(0)
+    u_jumps = np.uint64(0)
     # Each side's loop knows its forward directions (the only ones that may jump), so the
     # jump test is made where it can succeed only.
     if side == GREEN:
         for piece in range(PIECES_PER_SIDE):
             square = s[PIECE_SQUARE_AT + piece]
-            cell = BOARD_CELL[square]
+            base = np.uint64(BOARD_CELL[square] - U_BASE)
             code = (square >> 1) << 3  # encode_action(square, NE, 0)
-            n_steps, n_jumps = _step_or_jump(
-                board, cell, ne, BOARD_RED, code, out, n_steps, n_jumps
+            u_steps, u_jumps = _step_or_jump(
+                board, base, U_NE, U_NE2, BOARD_RED, code, out, u_steps, u_jumps
             )
-            n_steps, n_jumps = _step_or_jump(
-                board, cell, nw, BOARD_RED, code + 2, out, n_steps, n_jumps
+            u_steps, u_jumps = _step_or_jump(
+                board, base, U_NW, U_NW2, BOARD_RED, code + 2, out, u_steps, u_jumps
             )
-            n_steps = _step(board, cell, se, code + 4, out, n_steps)
-            n_steps = _step(board, cell, sw, code + 6, out, n_steps)
+            u_steps = _step(board, base, U_SE, code + 4, out, u_steps)
+            u_steps = _step(board, base, U_SW, code + 6, out, u_steps)
     else:
         for piece in range(PIECES_PER_SIDE):
             square = s[PIECE_SQUARE_AT + PIECES_PER_SIDE + piece]
-            cell = BOARD_CELL[square]
+            base = np.uint64(BOARD_CELL[square] - U_BASE)
             code = (square >> 1) << 3
-            n_steps = _step(board, cell, ne, code, out, n_steps)
-            n_steps = _step(board, cell, nw, code + 2, out, n_steps)
-            n_steps, n_jumps = _step_or_jump(
-                board, cell, se, BOARD_GREEN, code + 4, out, n_steps, n_jumps
+            u_steps = _step(board, base, U_NE, code, out, u_steps)
+            u_steps = _step(board, base, U_NW, code + 2, out, u_steps)
+            u_steps, u_jumps = _step_or_jump(
+                board, base, U_SE, U_SE2, BOARD_GREEN, code + 4, out, u_steps, u_jumps
             )
-            n_steps, n_jumps = _step_or_jump(
-                board, cell, sw, BOARD_GREEN, code + 6, out, n_steps, n_jumps
+            u_steps, u_jumps = _step_or_jump(
+                board, base, U_SW, U_SW2, BOARD_GREEN, code + 6, out, u_steps, u_jumps
             )
+    n_steps = np.int64(u_steps)
+    n_jumps = np.int64(u_jumps)
     if n_jumps > 0:  # a jump never blocks (see `_play_phase_actions`)
         for i in range(n_jumps):
             out[i] = out[MAX_LEGAL + i]
