@@ -306,9 +306,12 @@ def _play_phase_actions(s, out):
 # as occupied, so generating the moves needs no table of neighbours and no on-board test. The
 # picture serves the play phase only (in the played scoring phase both sides' pieces may share
 # a square); the position itself stays complete, and the rare exact no-block test reads it.
+# Two cells after the grid count each side's pieces standing on their goal squares, so that the
+# end of the game is known without scanning the pieces after every move.
 
 BOARD_WIDTH = WIDTH + 4
-BOARD_SIZE = BOARD_WIDTH * BOARD_WIDTH
+HOME_AT = BOARD_WIDTH * BOARD_WIDTH  # + side: how many of its pieces are on their goal squares
+BOARD_SIZE = HOME_AT + 2
 BOARD_GREEN, BOARD_RED, BOARD_OFF = 1, 2, 4  # a piece of side s is s + 1
 BOARD_CELL = np.array(  # the board cell of each square
     [(square // WIDTH + 2) * BOARD_WIDTH + square % WIDTH + 2 for square in range(NUM_SQUARES)],
@@ -316,16 +319,19 @@ BOARD_CELL = np.array(  # the board cell of each square
 )
 EMPTY_BOARD = np.full(BOARD_SIZE, BOARD_OFF, dtype=np.int32)
 EMPTY_BOARD[BOARD_CELL] = 0
+EMPTY_BOARD[HOME_AT:] = 0
 BOARD_STEP = (BOARD_WIDTH + 1, BOARD_WIDTH - 1, 1 - BOARD_WIDTH, -1 - BOARD_WIDTH)  # NE NW SE SW
 
 
 @njit(cache=True)
-def _new_board(s):
-    """The board picture of a play-phase position."""
+def _new_board(s, goals):
+    """The board picture of a play-phase position, with the counts of pieces home."""
     board = EMPTY_BOARD.copy()
     for side in range(2):
         for piece in range(PIECES_PER_SIDE):
-            board[BOARD_CELL[s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]]] = side + 1
+            square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+            board[BOARD_CELL[square]] = side + 1
+            board[HOME_AT + side] += square == goals[side, piece]
     return board
 
 
@@ -438,15 +444,41 @@ def _board_actions(s, board, out):
 
 @njit(cache=True)
 def _board_apply(s, board, action, params, goals):
-    """`apply_action_inplace` in the play phase, keeping the board picture up to date."""
+    """`apply_action_inplace` in the play phase, keeping the board picture up to date.
+
+    Then `settle`'s tests in its order, with the goals read from the counts of pieces home. Its
+    first case, the played scoring phase under way, cannot arise: before the move the scoring
+    phase had not begun, so the ply count is now at most the one where it begins.
+    """
+    side = side_to_move(s)
     if action != PASS:
-        side = side_to_move(s)
         origin, destination = ACTION_ORIGIN[action], ACTION_DESTINATION[action]
+        piece = s[LAYER_AT + side * NUM_SQUARES + origin] - 1
         _move_piece(s, side, origin, destination)
         board[BOARD_CELL[origin]] = 0
         board[BOARD_CELL[destination]] = side + 1
+        goal = goals[side, piece]
+        board[HOME_AT + side] += (destination == goal) - (origin == goal)
     s[PLY_AT] += 1
-    settle(s, params, goals)
+    _finish(s, ONGOING, NO_REASON)
+    green_home = board[HOME_AT + GREEN] == PIECES_PER_SIDE
+    if board[HOME_AT + RED] == PIECES_PER_SIDE:
+        _finish(s, DRAW if green_home else RED_WINS, BOTH_GOALS if green_home else RED_GOAL)
+    elif green_home:
+        if side_to_move(s) == GREEN:  # Red has had its extra move
+            _finish(s, GREEN_WINS, GREEN_GOAL)
+    else:
+        start = params[P_SCORING_START]
+        if start >= 0 and s[PLY_AT] >= start:
+            if params[P_SCORING_MODE] == SCORING_SIMPLIFIED:
+                _compare_scores(
+                    s,
+                    goal_distance(s, GREEN, goals),
+                    goal_distance(s, RED, goals),
+                    SCORED_SIMPLIFIED,
+                )
+        elif s[PLY_AT] >= params[P_MAX_PLIES]:
+            _finish(s, DRAW, PLY_CAP)
 
 
 # -- why a move is refused -----------------------------------------------------------------
@@ -700,7 +732,7 @@ def random_playout_inplace(s, params, goals, totals, curve, max_plies):
     out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     plies = 0
     first = NO_WINNER
-    board = _new_board(s)  # the play phase's picture (see `_board_actions`)
+    board = _new_board(s, goals)  # the play phase's picture (see `_board_actions`)
     while s[STATUS_AT] == ONGOING and plies < max_plies:
         if plies == 0:
             first = side_to_move(s)
