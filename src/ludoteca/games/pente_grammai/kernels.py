@@ -341,6 +341,38 @@ def _occupied(s, side):
 
 
 @njit(cache=True)
+def _free_points(own, opponent, schaedler, capture):
+    """The points where a side whose counters stand on ``own`` may land (`can_take`), as bits."""
+    ordinary = ~own & (~opponent | -capture)  # a lone opponent counter: only with capture
+    sacred = ALL_POINTS if schaedler else ~(own | opponent)
+    return ((ordinary & ~SACRED_POINTS) | (sacred & SACRED_POINTS)) & ALL_POINTS
+
+
+@njit(cache=True)
+def _movable(own, free, die):
+    """The points of ``own`` whose counter can move ``die`` points: ``free`` at point + die."""
+    return own & ((free >> die) | (free << (NUM_POINTS - die)))
+
+
+@njit(cache=True)
+def _bits_can_ever_move(s, side, capture):
+    """`_can_ever_move` on bit masks, with ``sacred="storage"`` (the only case that asks)."""
+    own = _occupied(s, side)
+    free = _free_points(own, _occupied(s, 1 - side), False, capture)
+    entry = s[HAND_AT + side] > 0
+    for die in range(1, 7):
+        if (entry and (free >> ENTRY[side, die - 1]) & 1) or _movable(own, free, die) != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _bits_deadlocked(s, capture):
+    """`is_deadlocked` on bit masks, with ``sacred="storage"``."""
+    return not _bits_can_ever_move(s, WHITE, capture) and not _bits_can_ever_move(s, BLUE, capture)
+
+
+@njit(cache=True)
 def _decision_into(s, schaedler, capture, out):
     """`decision_actions_into` computed on bit masks, without a branch per point.
 
@@ -352,14 +384,11 @@ def _decision_into(s, schaedler, capture, out):
     side = s[SIDE_AT]
     die = s[DIE_AT]
     own = _occupied(s, side)
-    opponent = _occupied(s, 1 - side)
-    ordinary = ~own & (~opponent | -capture)  # a lone opponent counter: only with capture
-    sacred = ALL_POINTS if schaedler else ~(own | opponent)
-    free = ((ordinary & ~SACRED_POINTS) | (sacred & SACRED_POINTS)) & ALL_POINTS
+    free = _free_points(own, _occupied(s, 1 - side), schaedler, capture)
     if s[HAND_AT + side] > 0 and (free >> ENTRY[side, die - 1]) & 1:
         out[0] = ENTER
         return 1
-    movable = own & ((free >> die) | (free << (NUM_POINTS - die)))  # free at point + die
+    movable = _movable(own, free, die)
     n = 0
     for point in range(NUM_POINTS):
         out[n] = point
@@ -368,6 +397,44 @@ def _decision_into(s, schaedler, capture, out):
         out[0] = PASS
         return 1
     return n
+
+
+@njit(cache=True)
+def _decide(s, action, params, schaedler, capture):
+    """`apply_action_inplace` of the mover's ``action``, with `settle` done in place.
+
+    The same tests in the same order, the options read once: ``schaedler`` says where a side's
+    home count is (its goal point, else its store) and that no deadlock can arise; the deadlock
+    test runs on bit masks (`_bits_deadlocked`).
+    """
+    side = s[SIDE_AT]
+    die = s[DIE_AT]
+    if action == ENTER:
+        s[HAND_AT + side] -= 1
+        _land(s, side, ENTRY[side, die - 1], params)
+    elif action != PASS:
+        s[COUNT_AT + side * NUM_POINTS + action] -= 1
+        _land(s, side, LANDING[action, die - 1], params)
+    s[SIDE_AT] = 1 - side
+    s[DIE_AT] = 0
+    s[PLY_AT] += 1
+    if schaedler:
+        white_home = s[COUNT_AT + GOAL[WHITE]]
+        blue_home = s[COUNT_AT + NUM_POINTS + GOAL[BLUE]]
+    else:
+        white_home = s[STORE_AT + WHITE]
+        blue_home = s[STORE_AT + BLUE]
+    status, reason = ONGOING, NO_REASON
+    if white_home == COUNTERS:
+        status, reason = WHITE_WINS, ALL_HOME
+    elif blue_home == COUNTERS:
+        status, reason = BLUE_WINS, ALL_HOME
+    elif s[PLY_AT] >= params[P_MAX_PLIES]:
+        status, reason = DRAW, PLY_CAP
+    elif not schaedler and _bits_deadlocked(s, capture):
+        status, reason = DRAW, DEADLOCK
+    s[STATUS_AT] = status
+    s[REASON_AT] = reason
 
 
 @njit(cache=True)
@@ -397,7 +464,7 @@ def random_playout_inplace(s, params, totals, curve, max_plies):
             n = _decision_into(s, schaedler, capture, out)
             count_decision(totals, curve, decisions, n, True)
             decisions += 1
-            apply_action_inplace(s, out[np.random.randint(n)], params)
+            _decide(s, out[np.random.randint(n)], params, schaedler, capture)
         totals[T_PLIES] += 1
     return first
 
