@@ -114,6 +114,10 @@ RANK_COL, FILE_COL = 8, 9
 
 OCCUPIED = 7  # a board value used only while the kernels try a move out
 
+# The helpers of the random-play loop (legal moves, playing a move, groups) allocate nothing and
+# are compiled with ``_nrt=False``: numba then counts no references to the arrays they pass on,
+# which were atomic increments and decrements around every call, about a quarter of a playout.
+
 
 # -- neighbourhoods as 9-bit masks --------------------------------------------------------------
 #
@@ -242,7 +246,7 @@ def clear_labels(label, order, visited):
         label[order[i]] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def find_groups(s, nbr, vacated, label, order, groups):
     """The groups (through sides and corners) of the pieces, after ``vacated`` was emptied.
 
@@ -297,7 +301,7 @@ def find_groups(s, nbr, vacated, label, order, groups):
     return n_groups, visited
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tied_largest(groups, n_groups, tied):
     """Write the largest groups' indices into ``tied``, by first square; return how many."""
     largest = 0
@@ -322,7 +326,7 @@ def _root(parent, i):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def split_groups(s, nbr, width, vacated, pieces_left, label, order, seeds, group_sizes):
     """The groups of the ``pieces_left`` pieces without the one on ``vacated``, found cheaply.
 
@@ -560,7 +564,7 @@ def returning_piece(s, params, nbr, origin, direction, k, beyond):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _push(s, nbr, origin, direction, k, beyond):
     """Move the line one square on; a piece pushed past the edge is removed and counted off."""
     back = opposite(direction)
@@ -723,7 +727,7 @@ def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out):
     """Write the legal actions of an unfinished position into ``out``, sorted; return how many.
 
@@ -737,16 +741,33 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
     pieces = 0
     for i in range(2 * NUM_TYPES):
         pieces += s[COUNT_AT + i]
-    forbidden = opposite(s[LAST_DIRECTION_AT]) if s[LAST_COUNT_AT] > 0 else -1
+    # The no-return rule can only forbid a piece on the line of the pieces the opponent's last
+    # move displaced (pushing it the other way walks along its own line, parallel to that one):
+    # a piece off that line never needs the test.
+    forbidden = -1
+    line_rank = 0
+    line_file = 0
+    rank_step = 0
+    file_step = 0
+    if s[LAST_COUNT_AT] > 0:
+        last = s[LAST_DIRECTION_AT]
+        forbidden = opposite(last)
+        line_rank = nbr[s[LAST_FIRST_AT], RANK_COL]
+        line_file = nbr[s[LAST_FIRST_AT], FILE_COL]
+        rank_step = RANK_STEP[last]
+        file_step = FILE_STEP[last]
     work = (label, order, seeds, group_sizes, sizes)
     width = params[P_WIDTH]
     n = 0
     for rank in range(params[P_HEIGHT]):
         files = row_mask(s, mover, rank) >> ROW_PAD
         while files:
-            origin = rank * width + lowest_bit(files)
+            file = lowest_bit(files)
+            origin = rank * width + file
             files &= files - 1
-            n = _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
+            on_line = (file - line_file) * rank_step == (rank - line_rank) * file_step
+            restricted = forbidden if on_line else -1
+            n = _piece_moves(s, params, nbr, origin, mover, pieces, restricted, work, out, n)
     if n == 0:
         out[0] = PASS
         n = 1
@@ -804,7 +825,7 @@ def kept_first_squares(s, params, nbr, actions):
 # -- playing a move ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_splinters(s, nbr, origin, choice, label, order, groups, tied):
     """Keep only the largest group (the ``choice``-th of tied ones) after a move from ``origin``."""
     if NEAR_GROUPS[around(s, nbr, origin)] < 2:
@@ -825,14 +846,14 @@ def _remove_splinters(s, nbr, origin, choice, label, order, groups, tied):
             sync_square(s, nbr, square)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clear_record(s):
     s[LAST_DIRECTION_AT] = 0
     s[LAST_FIRST_AT] = 0
     s[LAST_COUNT_AT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle(s, params):
     """Set the status and reason from the piece counts, the turns played and the options."""
     s[STATUS_AT] = ONGOING
@@ -864,7 +885,7 @@ def settle(s, params):
         s[REASON_AT] = PLY_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
     """Play a legal ``action`` on ``s`` in place and settle the result."""
     mover = s[TO_MOVE_AT]
