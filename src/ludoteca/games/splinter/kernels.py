@@ -484,6 +484,121 @@ def window_groups(s, nbr, vacated, pieces_left, group_sizes):
     return n_groups
 
 
+# -- the frame: every piece in one 64-bit word -------------------------------------------------
+#
+# The pieces' bounding box (all pieces form one group before a move, so it is small) is packed
+# rank by rank into one int64 when it has at most ``FRAME_BITS`` squares: bit ``(rank - low) *
+# w + file - left`` for the piece on ``(rank, file)``. Bits grow with the square index, so the
+# lowest bit of a group is its first square. A king's step is two shifts and two masks, and a
+# group is found by growing one bit until it stops, a few steps for any group; a box that does
+# not fit falls back to the searches above.
+
+FRAME_BITS = 62  # bits 62 and 63 stay clear, so no shift reaches the sign bit
+
+DE_BRUIJN_64 = 0x03F79D71B4CB0A89
+DE_BRUIJN_BIT_64 = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    DE_BRUIJN_BIT_64[((DE_BRUIJN_64 << _bit) & 0xFFFFFFFFFFFFFFFF) >> 58] = _bit
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_64(mask):
+    """The index of the lowest set bit of a non-zero mask of up to 62 bits."""
+    return DE_BRUIJN_BIT_64[(((mask & -mask) * DE_BRUIJN_64) >> 58) & 63]
+
+
+@njit(cache=True, inline="always")
+def highest_bit(mask):
+    """The index of the highest set bit of a non-zero mask of up to 32 bits."""
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    return lowest_bit((mask >> 1) + 1)
+
+
+@njit(cache=True, inline="always")
+def popcount_64(x):
+    """How many bits of a mask of up to 62 bits are set."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 127
+
+
+@njit(cache=True, inline="always")
+def make_frame(s, height, rank, file):
+    """The frame of the pieces and the square ``(rank, file)`` (which may be empty).
+
+    Returns ``(occupied, low, left, w, inner_left, inner_right)``: the pieces as frame bits,
+    the box's first rank and file and its width (0 when the box has more than ``FRAME_BITS``
+    squares: then nothing else is set), and the masks of the bits that are not in the box's
+    first, resp. last, file.
+    """
+    low = 0
+    while low < rank and (row_mask(s, BLUE, low) | row_mask(s, RED, low)) == 0:
+        low += 1
+    high = height - 1
+    while high > rank and (row_mask(s, BLUE, high) | row_mask(s, RED, high)) == 0:
+        high -= 1
+    files = np.int64(1) << (file + ROW_PAD)
+    for r in range(low, high + 1):
+        files |= row_mask(s, BLUE, r) | row_mask(s, RED, r)
+    first = lowest_bit(files)
+    w = highest_bit(files) - first + 1
+    if w * (high - low + 1) > FRAME_BITS:
+        return np.int64(0), 0, 0, 0, np.int64(0), np.int64(0)
+    row_bits = (np.int64(1) << w) - 1
+    occupied = np.int64(0)
+    first_file = np.int64(0)
+    shift = 0
+    for r in range(low, high + 1):
+        row = np.int64(row_mask(s, BLUE, r) | row_mask(s, RED, r))
+        occupied |= ((row >> first) & row_bits) << shift
+        first_file |= np.int64(1) << shift
+        shift += w
+    last_file = first_file << (w - 1)
+    first_file |= np.int64(1) << shift  # a step east from the last bit must not come back down
+    return occupied, low, first - ROW_PAD, w, ~first_file, ~last_file
+
+
+@njit(cache=True, inline="always")
+def frame_step(x, w, inner_left, inner_right):
+    """The frame bits at most a king's step from those of ``x`` (``x`` included)."""
+    wide = x | ((x << 1) & inner_left) | ((x >> 1) & inner_right)
+    return wide | (wide << w) | (wide >> w)
+
+
+@njit(cache=True, inline="always")
+def frame_group(seed, occupied, w, inner_left, inner_right):
+    """The group of ``occupied`` frame bits that holds the bits of ``seed``."""
+    group = seed
+    while True:
+        grown = frame_step(group, w, inner_left, inner_right) & occupied
+        if grown == group:
+            return group
+        group = grown
+
+
+@njit(cache=True, inline="always")
+def frame_groups(occupied, bit, w, inner_left, inner_right, group_sizes):
+    """The groups of the pieces but the one on frame ``bit``, their sizes in ``group_sizes``.
+
+    Every group touches that piece (all pieces form one group), so each grows from one of its
+    neighbours. Returns how many groups there are.
+    """
+    others = occupied & ~(np.int64(1) << bit)
+    near = frame_step(np.int64(1) << bit, w, inner_left, inner_right) & others
+    n_groups = 0
+    while near:
+        group = frame_group(near & -near, others, w, inner_left, inner_right)
+        group_sizes[n_groups] = popcount_64(group)
+        n_groups += 1
+        near &= ~group
+    return n_groups
+
+
 # -- the rules --------------------------------------------------------------------------------
 
 MAX_CHOICES = 4
@@ -671,14 +786,15 @@ def _dominant(group_sizes, n_groups, total):
 
 
 @njit(cache=True, inline="always")
-def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n):
+def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, frame, bit, out, n):
     """Write the moves of ``mover``'s piece on ``origin`` into ``out`` from ``n`` on.
 
     Returns the new count. ``work`` is ``(label, order, seeds, group_sizes, sizes)``;
     ``forbidden`` is the direction the no-return rule may forbid (-1 when nothing is
-    restricted).
+    restricted); ``frame`` is `make_frame`'s and ``bit`` the piece's bit in it.
     """
     label, order, seeds, group_sizes, sizes = work
+    occupied, _, _, w, inner_left, inner_right = frame
     width = params[P_WIDTH]
     # The groups of the other pieces, as if the mover had been lifted off its square. When its
     # neighbours hang together, the others still form one group.
@@ -686,7 +802,10 @@ def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
     visited = 0
     growing = -1
     if NEAR_GROUPS[around(s, nbr, origin)] > 1:
-        n_left = window_groups(s, nbr, origin, pieces - 1, group_sizes)
+        if w > 0:
+            n_left = frame_groups(occupied, bit, w, inner_left, inner_right, group_sizes)
+        else:
+            n_left = window_groups(s, nbr, origin, pieces - 1, group_sizes)
         if n_left < 0 or (n_left > 1 and not _dominant(group_sizes, n_left, pieces - 1)):
             # The block cannot tell, or the mover may decide a tie: search, with labels.
             toggle_square(s, nbr, origin, mover)
@@ -758,8 +877,18 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
         file_step = FILE_STEP[last]
     work = (label, order, seeds, group_sizes, sizes)
     width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    rank = 0
+    while rank < height - 1 and row_mask(s, mover, rank) == 0:
+        rank += 1
+    # The frame's box is the pieces' (the mover's first piece is one of them).
+    first_row = row_mask(s, mover, rank)
+    frame = make_frame(s, height, rank, lowest_bit(first_row) - ROW_PAD if first_row else 0)
+    low = frame[1]
+    left = frame[2]
+    w = frame[3]
     n = 0
-    for rank in range(params[P_HEIGHT]):
+    for rank in range(rank, height):
         files = row_mask(s, mover, rank) >> ROW_PAD
         while files:
             file = lowest_bit(files)
@@ -767,7 +896,10 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
             files &= files - 1
             on_line = (file - line_file) * rank_step == (rank - line_rank) * file_step
             restricted = forbidden if on_line else -1
-            n = _piece_moves(s, params, nbr, origin, mover, pieces, restricted, work, out, n)
+            bit = (rank - low) * w + file - left
+            n = _piece_moves(
+                s, params, nbr, origin, mover, pieces, restricted, work, frame, bit, out, n
+            )
     if n == 0:
         out[0] = PASS
         n = 1
