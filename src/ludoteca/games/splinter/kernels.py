@@ -484,14 +484,15 @@ def window_groups(s, nbr, vacated, pieces_left, group_sizes):
     return n_groups
 
 
-# -- the frame: every piece in one 64-bit word -------------------------------------------------
+# -- the frame: every piece in two 64-bit words -----------------------------------------------
 #
 # The pieces' bounding box (all pieces form one group before a move, so it is small) is packed
-# rank by rank into one int64 when it has at most ``FRAME_BITS`` squares: bit ``(rank - low) *
-# w + file - left`` for the piece on ``(rank, file)``. Bits grow with the square index, so the
-# lowest bit of a group is its first square. A king's step is two shifts and two masks, and a
-# group is found by growing one bit until it stops, a few steps for any group; a box that does
-# not fit falls back to the searches above.
+# rank by rank into two int64 words, ``below`` and ``above``: the box's first ``rows`` ranks in
+# ``below``, the others in ``above``, bit ``i * w + file - left`` for the ``i``-th rank of its word,
+# with at most ``FRAME_BITS`` bits in a word. Read ``below`` then ``above``, the bits run in the
+# order of the squares, so a group's lowest bit is its first square. A king's step is a few
+# shifts and masks, and a group is found by growing one bit until it stops, a few steps for any
+# group; a box that does not fit falls back to the searches above.
 
 FRAME_BITS = 62  # bits 62 and 63 stay clear, so no shift reaches the sign bit
 
@@ -531,10 +532,10 @@ def popcount_64(x):
 def make_frame(s, height, rank, file):
     """The frame of the pieces and the square ``(rank, file)`` (which may be empty).
 
-    Returns ``(occupied, low, left, w, inner_left, inner_right)``: the pieces as frame bits,
-    the box's first rank and file and its width (0 when the box has more than ``FRAME_BITS``
-    squares: then nothing else is set), and the masks of the bits that are not in the box's
-    first, resp. last, file.
+    Returns ``(below, above, low, left, w, rows, inner_left, inner_right)``: the pieces as the
+    frame's two words, the box's first rank and file, its width (0 when the box does not fit:
+    then nothing else is set), the ranks in ``below``, and the masks of the bits (of either
+    word) that are not in the box's first, resp. last, file.
     """
     low = 0
     while low < rank and (row_mask(s, BLUE, low) | row_mask(s, RED, low)) == 0:
@@ -547,56 +548,98 @@ def make_frame(s, height, rank, file):
         files |= row_mask(s, BLUE, r) | row_mask(s, RED, r)
     first = lowest_bit(files)
     w = highest_bit(files) - first + 1
-    if w * (high - low + 1) > FRAME_BITS:
-        return np.int64(0), 0, 0, 0, np.int64(0), np.int64(0)
+    rows = min(high - low + 1, FRAME_BITS // w)
+    zero = np.int64(0)
+    if high - low + 1 > 2 * rows:
+        return zero, zero, 0, 0, 0, 0, zero, zero
     row_bits = (np.int64(1) << w) - 1
-    occupied = np.int64(0)
-    first_file = np.int64(0)
+    below = zero
+    above = zero
+    first_file = zero
     shift = 0
-    for r in range(low, high + 1):
+    for r in range(low, low + rows):
         row = np.int64(row_mask(s, BLUE, r) | row_mask(s, RED, r))
-        occupied |= ((row >> first) & row_bits) << shift
+        below |= ((row >> first) & row_bits) << shift
         first_file |= np.int64(1) << shift
         shift += w
+    shift = 0
+    for r in range(low + rows, high + 1):
+        row = np.int64(row_mask(s, BLUE, r) | row_mask(s, RED, r))
+        above |= ((row >> first) & row_bits) << shift
+        shift += w
     last_file = first_file << (w - 1)
-    first_file |= np.int64(1) << shift  # a step east from the last bit must not come back down
-    return occupied, low, first - ROW_PAD, w, ~first_file, ~last_file
+    # A step east from a word's last bit must not come back down into its top rank.
+    first_file |= np.int64(1) << (rows * w)
+    return below, above, low, first - ROW_PAD, w, rows, ~first_file, ~last_file
 
 
 @njit(cache=True, inline="always")
-def frame_step(x, w, inner_left, inner_right):
-    """The frame bits at most a king's step from those of ``x`` (``x`` included)."""
-    wide = x | ((x << 1) & inner_left) | ((x >> 1) & inner_right)
-    return wide | (wide << w) | (wide >> w)
+def frame_step(below, above, w, cross, inner_left, inner_right):
+    """The frame bits at most a king's step from those of ``(below, above)`` (which they hold).
 
-
-@njit(cache=True, inline="always")
-def frame_group(seed, occupied, w, inner_left, inner_right):
-    """The group of ``occupied`` frame bits that holds the bits of ``seed``."""
-    group = seed
-    while True:
-        grown = frame_step(group, w, inner_left, inner_right) & occupied
-        if grown == group:
-            return group
-        group = grown
-
-
-@njit(cache=True, inline="always")
-def frame_groups(occupied, bit, w, inner_left, inner_right, group_sizes):
-    """The groups of the pieces but the one on frame ``bit``, their sizes in ``group_sizes``.
-
-    Every group touches that piece (all pieces form one group), so each grows from one of its
-    neighbours. Returns how many groups there are.
+    ``cross`` is ``(rows - 1) * w``, the shift from the first rank of ``above`` to the last of
+    ``below``. The result has stray bits beyond the box; mask it with the pieces.
     """
-    others = occupied & ~(np.int64(1) << bit)
-    near = frame_step(np.int64(1) << bit, w, inner_left, inner_right) & others
+    wide_below = below | ((below << 1) & inner_left) | ((below >> 1) & inner_right)
+    wide_above = above | ((above << 1) & inner_left) | ((above >> 1) & inner_right)
+    step_below = wide_below | (wide_below << w) | (wide_below >> w) | (wide_above << cross)
+    step_above = wide_above | (wide_above << w) | (wide_above >> w) | (wide_below >> cross)
+    return step_below, step_above
+
+
+@njit(cache=True, inline="always")
+def frame_group(below, above, pieces_below, pieces_above, w, cross, inner_left, inner_right):
+    """The group of the pieces ``(pieces_below, pieces_above)`` that holds ``(below, above)``."""
+    while True:
+        step_below, step_above = frame_step(below, above, w, cross, inner_left, inner_right)
+        step_below &= pieces_below
+        step_above &= pieces_above
+        if step_below == below and step_above == above:
+            return below, above
+        below = step_below
+        above = step_above
+
+
+@njit(cache=True, inline="always")
+def frame_groups(frame, square_below, square_above, group_sizes):
+    """The groups of the pieces without the one on a frame square; returns how many.
+
+    The square is ``(square_below, square_above)``, one bit in one of the words; the groups'
+    sizes go into ``group_sizes``. Every group touches that square (all pieces formed one
+    group), so each grows from one of its neighbours.
+    """
+    below, above, _, _, w, rows, inner_left, inner_right = frame
+    cross = (rows - 1) * w
+    below &= ~square_below
+    above &= ~square_above
+    near_below, near_above = frame_step(
+        square_below, square_above, w, cross, inner_left, inner_right
+    )
+    near_below &= below
+    near_above &= above
     n_groups = 0
-    while near:
-        group = frame_group(near & -near, others, w, inner_left, inner_right)
-        group_sizes[n_groups] = popcount_64(group)
+    while near_below | near_above:
+        seed_below = near_below & -near_below
+        seed_above = near_above & -near_above if seed_below == 0 else np.int64(0)
+        group_below, group_above = frame_group(
+            seed_below, seed_above, below, above, w, cross, inner_left, inner_right
+        )
+        group_sizes[n_groups] = popcount_64(group_below) + popcount_64(group_above)
         n_groups += 1
-        near &= ~group
+        near_below &= ~group_below
+        near_above &= ~group_above
     return n_groups
+
+
+@njit(cache=True, inline="always")
+def frame_square(frame, rank, file):
+    """The frame square of ``(rank, file)`` as ``(square_below, square_above)``."""
+    _, _, low, left, w, rows, _, _ = frame
+    i = rank - low
+    one = np.int64(1)
+    if i < rows:
+        return one << (i * w + file - left), np.int64(0)
+    return np.int64(0), one << ((i - rows) * w + file - left)
 
 
 # -- the rules --------------------------------------------------------------------------------
@@ -786,15 +829,29 @@ def _dominant(group_sizes, n_groups, total):
 
 
 @njit(cache=True, inline="always")
-def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, frame, bit, out, n):
+def _piece_moves(
+    s,
+    params,
+    nbr,
+    origin,
+    mover,
+    pieces,
+    forbidden,
+    work,
+    frame,
+    square_below,
+    square_above,
+    out,
+    n,
+):
     """Write the moves of ``mover``'s piece on ``origin`` into ``out`` from ``n`` on.
 
     Returns the new count. ``work`` is ``(label, order, seeds, group_sizes, sizes)``;
     ``forbidden`` is the direction the no-return rule may forbid (-1 when nothing is
-    restricted); ``frame`` is `make_frame`'s and ``bit`` the piece's bit in it.
+    restricted); ``frame`` is `make_frame`'s, ``(square_below, square_above)`` the piece's bit
+    in it.
     """
     label, order, seeds, group_sizes, sizes = work
-    occupied, _, _, w, inner_left, inner_right = frame
     width = params[P_WIDTH]
     # The groups of the other pieces, as if the mover had been lifted off its square. When its
     # neighbours hang together, the others still form one group.
@@ -802,8 +859,8 @@ def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, frame, 
     visited = 0
     growing = -1
     if NEAR_GROUPS[around(s, nbr, origin)] > 1:
-        if w > 0:
-            n_left = frame_groups(occupied, bit, w, inner_left, inner_right, group_sizes)
+        if frame[4] > 0:
+            n_left = frame_groups(frame, square_below, square_above, group_sizes)
         else:
             n_left = window_groups(s, nbr, origin, pieces - 1, group_sizes)
         if n_left < 0 or (n_left > 1 and not _dominant(group_sizes, n_left, pieces - 1)):
@@ -878,17 +935,15 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
     work = (label, order, seeds, group_sizes, sizes)
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
-    rank = 0
-    while rank < height - 1 and row_mask(s, mover, rank) == 0:
-        rank += 1
+    first_rank = 0
+    while first_rank < height - 1 and row_mask(s, mover, first_rank) == 0:
+        first_rank += 1
     # The frame's box is the pieces' (the mover's first piece is one of them).
-    first_row = row_mask(s, mover, rank)
-    frame = make_frame(s, height, rank, lowest_bit(first_row) - ROW_PAD if first_row else 0)
-    low = frame[1]
-    left = frame[2]
-    w = frame[3]
+    first_row = row_mask(s, mover, first_rank)
+    first_file = lowest_bit(first_row) - ROW_PAD if first_row else 0
+    frame = make_frame(s, height, first_rank, first_file)
     n = 0
-    for rank in range(rank, height):
+    for rank in range(first_rank, height):
         files = row_mask(s, mover, rank) >> ROW_PAD
         while files:
             file = lowest_bit(files)
@@ -896,9 +951,21 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
             files &= files - 1
             on_line = (file - line_file) * rank_step == (rank - line_rank) * file_step
             restricted = forbidden if on_line else -1
-            bit = (rank - low) * w + file - left
+            square_below, square_above = frame_square(frame, rank, file)
             n = _piece_moves(
-                s, params, nbr, origin, mover, pieces, restricted, work, frame, bit, out, n
+                s,
+                params,
+                nbr,
+                origin,
+                mover,
+                pieces,
+                restricted,
+                work,
+                frame,
+                square_below,
+                square_above,
+                out,
+                n,
             )
     if n == 0:
         out[0] = PASS
