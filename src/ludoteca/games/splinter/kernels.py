@@ -1024,11 +1024,73 @@ def kept_first_squares(s, params, nbr, actions):
 # -- playing a move ---------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _remove_word(s, nbr, width, word, first_rank, left, w):
+    """Take the pieces on the bits of one frame ``word`` off the board."""
+    while word:
+        bit = lowest_bit_64(word)
+        word &= word - 1
+        i = bit // w
+        square = (first_rank + i) * width + left + bit - i * w
+        s[COUNT_AT + s[BOARD_AT + square] - 1] -= 1
+        s[BOARD_AT + square] = 0
+        sync_square(s, nbr, square)
+
+
 @njit(cache=True, _nrt=False)
-def _remove_splinters(s, nbr, origin, choice, label, order, groups, tied):
-    """Keep only the largest group (the ``choice``-th of tied ones) after a move from ``origin``."""
+def _remove_splinters(s, params, nbr, origin, choice, label, order, groups, tied):
+    """Keep only the largest group (the ``choice``-th of tied ones) after a move from ``origin``.
+
+    The groups are found in the frame (`make_frame`), each group's two words kept in ``order``;
+    a box too large for it is searched square by square.
+    """
     if NEAR_GROUPS[around(s, nbr, origin)] < 2:
         return
+    rank = nbr[origin, RANK_COL]
+    file = nbr[origin, FILE_COL]
+    frame = make_frame(s, params[P_HEIGHT], rank, file)
+    below, above, low, left, w, rows, inner_left, inner_right = frame
+    if w == 0:
+        _remove_splinters_searched(s, nbr, origin, choice, label, order, groups, tied)
+        return
+    cross = (rows - 1) * w
+    square_below, square_above = frame_square(frame, rank, file)
+    near_below, near_above = frame_step(
+        square_below, square_above, w, cross, inner_left, inner_right
+    )
+    near_below &= below
+    near_above &= above
+    n_groups = 0
+    while near_below | near_above:
+        seed_below = near_below & -near_below
+        seed_above = near_above & -near_above if seed_below == 0 else np.int64(0)
+        group_below, group_above = frame_group(
+            seed_below, seed_above, below, above, w, cross, inner_left, inner_right
+        )
+        order[2 * n_groups] = group_below
+        order[2 * n_groups + 1] = group_above
+        groups[n_groups, 1] = popcount_64(group_below) + popcount_64(group_above)
+        if group_below:
+            groups[n_groups, 2] = lowest_bit_64(group_below)
+        else:
+            groups[n_groups, 2] = rows * w + lowest_bit_64(group_above)
+        n_groups += 1
+        near_below &= ~group_below
+        near_above &= ~group_above
+    if n_groups < 2:
+        return
+    tied_largest(groups, n_groups, tied)
+    kept = tied[choice]
+    width = params[P_WIDTH]
+    for g in range(n_groups):
+        if g != kept:
+            _remove_word(s, nbr, width, order[2 * g], low, left, w)
+            _remove_word(s, nbr, width, order[2 * g + 1], low + rows, left, w)
+
+
+@njit(cache=True, _nrt=False)
+def _remove_splinters_searched(s, nbr, origin, choice, label, order, groups, tied):
+    """`_remove_splinters` by a search of the board, square by square."""
     n_groups, visited = find_groups(s, nbr, origin, label, order, groups)
     clear_labels(label, order, visited)
     if n_groups < 2:
@@ -1100,7 +1162,7 @@ def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
         direction = move % NUM_DIRECTIONS
         k, beyond = push_line(s, nbr, origin, direction)
         _push(s, nbr, origin, direction, k, beyond)
-        _remove_splinters(s, nbr, origin, action % MAX_CHOICES, label, order, groups, tied)
+        _remove_splinters(s, params, nbr, origin, action % MAX_CHOICES, label, order, groups, tied)
         first = nbr[origin, direction]
         if s[BOARD_AT + first] == 0:  # the mover's line was splintered away
             _clear_record(s)
