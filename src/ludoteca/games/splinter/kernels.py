@@ -834,6 +834,7 @@ def _piece_moves(
     params,
     nbr,
     origin,
+    near,
     mover,
     pieces,
     forbidden,
@@ -848,8 +849,8 @@ def _piece_moves(
 
     Returns the new count. ``work`` is ``(label, order, seeds, group_sizes, sizes)``;
     ``forbidden`` is the direction the no-return rule may forbid (-1 when nothing is
-    restricted); ``frame`` is `make_frame`'s, ``(square_below, square_above)`` the piece's bit
-    in it.
+    restricted); ``near`` is `around` the piece; ``frame`` is `make_frame`'s and
+    ``(square_below, square_above)`` the piece's bit in it.
     """
     label, order, seeds, group_sizes, sizes = work
     width = params[P_WIDTH]
@@ -858,7 +859,7 @@ def _piece_moves(
     n_left = 1 if pieces > 1 else 0
     visited = 0
     growing = -1
-    if NEAR_GROUPS[around(s, nbr, origin)] > 1:
+    if NEAR_GROUPS[near] > 1:
         if frame[4] > 0:
             n_left = frame_groups(frame, square_below, square_above, group_sizes)
         else:
@@ -884,18 +885,29 @@ def _piece_moves(
         visited = 0
         growing = 0
         group_sizes[0] = pieces - 1
+    if simple:
+        # One move a direction: each is written, and kept by advancing the count when the
+        # piece stays on the board and the no-return rule allows it (no branch to mispredict).
+        skip = -1
+        if forbidden >= 0 and nbr[origin, forbidden] >= 0:
+            k, beyond = push_line(s, nbr, origin, forbidden)
+            if returning_piece(s, params, nbr, origin, forbidden, k, beyond) >= 0:
+                skip = forbidden
+        first = encode_action(origin, 0, 0)
+        for direction in range(NUM_DIRECTIONS):
+            out[n] = first + direction * MAX_CHOICES
+            n += int(nbr[origin, direction] >= 0) - int(direction == skip)
+        clear_labels(label, order, visited)
+        return n
     for direction in range(NUM_DIRECTIONS):
         if nbr[origin, direction] < 0:
             continue  # the moving piece may not leave the board
-        choices = 1
-        if direction == forbidden or not simple:
-            k, beyond = push_line(s, nbr, origin, direction)
-            if returning_piece(s, params, nbr, origin, direction, k, beyond) >= 0:
-                continue
-            if not simple:
-                choices = _choices(
-                    s, nbr, width, origin, beyond, n_left, label, seeds, growing, group_sizes, sizes
-                )
+        k, beyond = push_line(s, nbr, origin, direction)
+        if returning_piece(s, params, nbr, origin, direction, k, beyond) >= 0:
+            continue
+        choices = _choices(
+            s, nbr, width, origin, beyond, n_left, label, seeds, growing, group_sizes, sizes
+        )
         for choice in range(choices):
             out[n] = encode_action(origin, direction, choice)
             n += 1
@@ -945,10 +957,22 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
     n = 0
     for rank in range(first_rank, height):
         files = row_mask(s, mover, rank) >> ROW_PAD
+        if files == 0:
+            continue
+        # `around` each piece of the rank, from the three ranks read once
+        row_below = row_mask(s, BLUE, rank - 1) | row_mask(s, RED, rank - 1)
+        row_level = row_mask(s, BLUE, rank) | row_mask(s, RED, rank)
+        row_above = row_mask(s, BLUE, rank + 1) | row_mask(s, RED, rank + 1)
         while files:
             file = lowest_bit(files)
             origin = rank * width + file
             files &= files - 1
+            shift = file + ROW_PAD - 1
+            near = (
+                ((row_below >> shift) & 7)
+                | (((row_level >> shift) & 7) << 3)
+                | (((row_above >> shift) & 7) << 6)
+            )
             on_line = (file - line_file) * rank_step == (rank - line_rank) * file_step
             restricted = forbidden if on_line else -1
             square_below, square_above = frame_square(frame, rank, file)
@@ -957,6 +981,7 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
                 params,
                 nbr,
                 origin,
+                near,
                 mover,
                 pieces,
                 restricted,
