@@ -33,7 +33,8 @@ is the neighbouring square or -1 off the board, and columns ``RANK_COL`` and ``F
 the square's rank and file; options arrive as ``params`` (see ``P_*``).
 
 The module holds, in this order: the array layout and the geometry; neighbourhoods as bit masks;
-finding groups; then the rules (the push, the no-return rule, splinters, the legal moves,
+finding groups (square by square, in a 5x5 window, and in the frame: all pieces in two 64-bit
+words); then the rules (the push, the no-return rule, splinters, the legal moves,
 playing a move, the end of the game, random playouts). It is one module on purpose: numba's
 on-disk cache does not notice when a kernel in another module that a cached kernel calls
 changes, so a split would let stale compiled rules survive an edit.
@@ -116,7 +117,7 @@ OCCUPIED = 7  # a board value used only while the kernels try a move out
 
 # The helpers of the random-play loop (legal moves, playing a move, groups) allocate nothing and
 # are compiled with ``_nrt=False``: numba then counts no references to the arrays they pass on,
-# which were atomic increments and decrements around every call, about a quarter of a playout.
+# which were atomic increments and decrements around every call, about a third of a playout.
 
 
 # -- neighbourhoods as 9-bit masks --------------------------------------------------------------
@@ -494,7 +495,9 @@ def window_groups(s, nbr, vacated, pieces_left, group_sizes):
 # shifts and masks, and a group is found by growing one bit until it stops, a few steps for any
 # group; a box that does not fit falls back to the searches above.
 
-FRAME_BITS = 62  # bits 62 and 63 stay clear, so no shift reaches the sign bit
+# At most 62 bits a word: a step east or west stays below the sign bit; a step north may
+# reach it, but is masked with the pieces before anything shifts it south.
+FRAME_BITS = 62
 
 DE_BRUIJN_64 = 0x03F79D71B4CB0A89
 DE_BRUIJN_BIT_64 = np.zeros(64, dtype=np.int64)
