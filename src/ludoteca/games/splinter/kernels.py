@@ -33,7 +33,8 @@ is the neighbouring square or -1 off the board, and columns ``RANK_COL`` and ``F
 the square's rank and file; options arrive as ``params`` (see ``P_*``).
 
 The module holds, in this order: the array layout and the geometry; neighbourhoods as bit masks;
-finding groups; then the rules (the push, the no-return rule, splinters, the legal moves,
+finding groups (square by square, in a 5x5 window, and in the frame: all pieces in two 64-bit
+words); then the rules (the push, the no-return rule, splinters, the legal moves,
 playing a move, the end of the game, random playouts). It is one module on purpose: numba's
 on-disk cache does not notice when a kernel in another module that a cached kernel calls
 changes, so a split would let stale compiled rules survive an edit.
@@ -113,6 +114,10 @@ RANK_STEP = np.array([dr for _, dr in DIRECTION_STEPS], dtype=np.int64)
 RANK_COL, FILE_COL = 8, 9
 
 OCCUPIED = 7  # a board value used only while the kernels try a move out
+
+# The helpers of the random-play loop (legal moves, playing a move, groups) allocate nothing and
+# are compiled with ``_nrt=False``: numba then counts no references to the arrays they pass on,
+# which were atomic increments and decrements around every call, about a third of a playout.
 
 
 # -- neighbourhoods as 9-bit masks --------------------------------------------------------------
@@ -242,7 +247,7 @@ def clear_labels(label, order, visited):
         label[order[i]] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def find_groups(s, nbr, vacated, label, order, groups):
     """The groups (through sides and corners) of the pieces, after ``vacated`` was emptied.
 
@@ -297,7 +302,7 @@ def find_groups(s, nbr, vacated, label, order, groups):
     return n_groups, visited
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tied_largest(groups, n_groups, tied):
     """Write the largest groups' indices into ``tied``, by first square; return how many."""
     largest = 0
@@ -322,7 +327,7 @@ def _root(parent, i):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def split_groups(s, nbr, width, vacated, pieces_left, label, order, seeds, group_sizes):
     """The groups of the ``pieces_left`` pieces without the one on ``vacated``, found cheaply.
 
@@ -480,6 +485,166 @@ def window_groups(s, nbr, vacated, pieces_left, group_sizes):
     return n_groups
 
 
+# -- the frame: every piece in two 64-bit words -----------------------------------------------
+#
+# The pieces' bounding box (all pieces form one group before a move, so it is small) is packed
+# rank by rank into two int64 words, ``below`` and ``above``: the box's first ``rows`` ranks in
+# ``below``, the others in ``above``, bit ``i * w + file - left`` for the ``i``-th rank of its word,
+# with at most ``FRAME_BITS`` bits in a word. Read ``below`` then ``above``, the bits run in the
+# order of the squares, so a group's lowest bit is its first square. A king's step is a few
+# shifts and masks, and a group is found by growing one bit until it stops, a few steps for any
+# group; a box that does not fit falls back to the searches above.
+
+# At most 62 bits a word: a step east or west stays below the sign bit; a step north may
+# reach it, but is masked with the pieces before anything shifts it south.
+FRAME_BITS = 62
+
+DE_BRUIJN_64 = 0x03F79D71B4CB0A89
+DE_BRUIJN_BIT_64 = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    DE_BRUIJN_BIT_64[((DE_BRUIJN_64 << _bit) & 0xFFFFFFFFFFFFFFFF) >> 58] = _bit
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_64(mask):
+    """The index of the lowest set bit of a non-zero mask of up to 62 bits."""
+    return DE_BRUIJN_BIT_64[(((mask & -mask) * DE_BRUIJN_64) >> 58) & 63]
+
+
+@njit(cache=True, inline="always")
+def highest_bit(mask):
+    """The index of the highest set bit of a non-zero mask of up to 32 bits."""
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    return lowest_bit((mask >> 1) + 1)
+
+
+@njit(cache=True, inline="always")
+def popcount_64(x):
+    """How many bits of a mask of up to 62 bits are set."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 127
+
+
+@njit(cache=True, inline="always")
+def make_frame(s, height, rank, file):
+    """The frame of the pieces and the square ``(rank, file)`` (which may be empty).
+
+    Returns ``(below, above, low, left, w, rows, inner_left, inner_right)``: the pieces as the
+    frame's two words, the box's first rank and file, its width (0 when the box does not fit:
+    then nothing else is set), the ranks in ``below``, and the masks of the bits (of either
+    word) that are not in the box's first, resp. last, file.
+    """
+    low = 0
+    while low < rank and (row_mask(s, BLUE, low) | row_mask(s, RED, low)) == 0:
+        low += 1
+    high = height - 1
+    while high > rank and (row_mask(s, BLUE, high) | row_mask(s, RED, high)) == 0:
+        high -= 1
+    files = np.int64(1) << (file + ROW_PAD)
+    for r in range(low, high + 1):
+        files |= row_mask(s, BLUE, r) | row_mask(s, RED, r)
+    first = lowest_bit(files)
+    w = highest_bit(files) - first + 1
+    rows = min(high - low + 1, FRAME_BITS // w)
+    zero = np.int64(0)
+    if high - low + 1 > 2 * rows:
+        return zero, zero, 0, 0, 0, 0, zero, zero
+    row_bits = (np.int64(1) << w) - 1
+    below = zero
+    above = zero
+    first_file = zero
+    shift = 0
+    for r in range(low, low + rows):
+        row = np.int64(row_mask(s, BLUE, r) | row_mask(s, RED, r))
+        below |= ((row >> first) & row_bits) << shift
+        first_file |= np.int64(1) << shift
+        shift += w
+    shift = 0
+    for r in range(low + rows, high + 1):
+        row = np.int64(row_mask(s, BLUE, r) | row_mask(s, RED, r))
+        above |= ((row >> first) & row_bits) << shift
+        shift += w
+    last_file = first_file << (w - 1)
+    # A step east from a word's last bit must not come back down into its top rank.
+    first_file |= np.int64(1) << (rows * w)
+    return below, above, low, first - ROW_PAD, w, rows, ~first_file, ~last_file
+
+
+@njit(cache=True, inline="always")
+def frame_step(below, above, w, cross, inner_left, inner_right):
+    """The frame bits at most a king's step from those of ``(below, above)`` (which they hold).
+
+    ``cross`` is ``(rows - 1) * w``, the shift from the first rank of ``above`` to the last of
+    ``below``. The result has stray bits beyond the box; mask it with the pieces.
+    """
+    wide_below = below | ((below << 1) & inner_left) | ((below >> 1) & inner_right)
+    wide_above = above | ((above << 1) & inner_left) | ((above >> 1) & inner_right)
+    step_below = wide_below | (wide_below << w) | (wide_below >> w) | (wide_above << cross)
+    step_above = wide_above | (wide_above << w) | (wide_above >> w) | (wide_below >> cross)
+    return step_below, step_above
+
+
+@njit(cache=True, inline="always")
+def frame_group(below, above, pieces_below, pieces_above, w, cross, inner_left, inner_right):
+    """The group of the pieces ``(pieces_below, pieces_above)`` that holds ``(below, above)``."""
+    while True:
+        step_below, step_above = frame_step(below, above, w, cross, inner_left, inner_right)
+        step_below &= pieces_below
+        step_above &= pieces_above
+        if step_below == below and step_above == above:
+            return below, above
+        below = step_below
+        above = step_above
+
+
+@njit(cache=True, inline="always")
+def frame_groups(frame, square_below, square_above, group_sizes):
+    """The groups of the pieces without the one on a frame square; returns how many.
+
+    The square is ``(square_below, square_above)``, one bit in one of the words; the groups'
+    sizes go into ``group_sizes``. Every group touches that square (all pieces formed one
+    group), so each grows from one of its neighbours.
+    """
+    below, above, _, _, w, rows, inner_left, inner_right = frame
+    cross = (rows - 1) * w
+    below &= ~square_below
+    above &= ~square_above
+    near_below, near_above = frame_step(
+        square_below, square_above, w, cross, inner_left, inner_right
+    )
+    near_below &= below
+    near_above &= above
+    n_groups = 0
+    while near_below | near_above:
+        seed_below = near_below & -near_below
+        seed_above = near_above & -near_above if seed_below == 0 else np.int64(0)
+        group_below, group_above = frame_group(
+            seed_below, seed_above, below, above, w, cross, inner_left, inner_right
+        )
+        group_sizes[n_groups] = popcount_64(group_below) + popcount_64(group_above)
+        n_groups += 1
+        near_below &= ~group_below
+        near_above &= ~group_above
+    return n_groups
+
+
+@njit(cache=True, inline="always")
+def frame_square(frame, rank, file):
+    """The frame square of ``(rank, file)`` as ``(square_below, square_above)``."""
+    _, _, low, left, w, rows, _, _ = frame
+    i = rank - low
+    one = np.int64(1)
+    if i < rows:
+        return one << (i * w + file - left), np.int64(0)
+    return np.int64(0), one << ((i - rows) * w + file - left)
+
+
 # -- the rules --------------------------------------------------------------------------------
 
 MAX_CHOICES = 4
@@ -560,7 +725,7 @@ def returning_piece(s, params, nbr, origin, direction, k, beyond):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _push(s, nbr, origin, direction, k, beyond):
     """Move the line one square on; a piece pushed past the edge is removed and counted off."""
     back = opposite(direction)
@@ -667,12 +832,28 @@ def _dominant(group_sizes, n_groups, total):
 
 
 @njit(cache=True, inline="always")
-def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n):
+def _piece_moves(
+    s,
+    params,
+    nbr,
+    origin,
+    near,
+    mover,
+    pieces,
+    forbidden,
+    work,
+    frame,
+    square_below,
+    square_above,
+    out,
+    n,
+):
     """Write the moves of ``mover``'s piece on ``origin`` into ``out`` from ``n`` on.
 
     Returns the new count. ``work`` is ``(label, order, seeds, group_sizes, sizes)``;
     ``forbidden`` is the direction the no-return rule may forbid (-1 when nothing is
-    restricted).
+    restricted); ``near`` is `around` the piece; ``frame`` is `make_frame`'s and
+    ``(square_below, square_above)`` the piece's bit in it.
     """
     label, order, seeds, group_sizes, sizes = work
     width = params[P_WIDTH]
@@ -681,8 +862,11 @@ def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
     n_left = 1 if pieces > 1 else 0
     visited = 0
     growing = -1
-    if NEAR_GROUPS[around(s, nbr, origin)] > 1:
-        n_left = window_groups(s, nbr, origin, pieces - 1, group_sizes)
+    if NEAR_GROUPS[near] > 1:
+        if frame[4] > 0:
+            n_left = frame_groups(frame, square_below, square_above, group_sizes)
+        else:
+            n_left = window_groups(s, nbr, origin, pieces - 1, group_sizes)
         if n_left < 0 or (n_left > 1 and not _dominant(group_sizes, n_left, pieces - 1)):
             # The block cannot tell, or the mover may decide a tie: search, with labels.
             toggle_square(s, nbr, origin, mover)
@@ -704,18 +888,29 @@ def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
         visited = 0
         growing = 0
         group_sizes[0] = pieces - 1
+    if simple:
+        # One move a direction: each is written, and kept by advancing the count when the
+        # piece stays on the board and the no-return rule allows it (no branch to mispredict).
+        skip = -1
+        if forbidden >= 0 and nbr[origin, forbidden] >= 0:
+            k, beyond = push_line(s, nbr, origin, forbidden)
+            if returning_piece(s, params, nbr, origin, forbidden, k, beyond) >= 0:
+                skip = forbidden
+        first = encode_action(origin, 0, 0)
+        for direction in range(NUM_DIRECTIONS):
+            out[n] = first + direction * MAX_CHOICES
+            n += int(nbr[origin, direction] >= 0) - int(direction == skip)
+        clear_labels(label, order, visited)
+        return n
     for direction in range(NUM_DIRECTIONS):
         if nbr[origin, direction] < 0:
             continue  # the moving piece may not leave the board
-        choices = 1
-        if direction == forbidden or not simple:
-            k, beyond = push_line(s, nbr, origin, direction)
-            if returning_piece(s, params, nbr, origin, direction, k, beyond) >= 0:
-                continue
-            if not simple:
-                choices = _choices(
-                    s, nbr, width, origin, beyond, n_left, label, seeds, growing, group_sizes, sizes
-                )
+        k, beyond = push_line(s, nbr, origin, direction)
+        if returning_piece(s, params, nbr, origin, direction, k, beyond) >= 0:
+            continue
+        choices = _choices(
+            s, nbr, width, origin, beyond, n_left, label, seeds, growing, group_sizes, sizes
+        )
         for choice in range(choices):
             out[n] = encode_action(origin, direction, choice)
             n += 1
@@ -723,7 +918,7 @@ def _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out):
     """Write the legal actions of an unfinished position into ``out``, sorted; return how many.
 
@@ -737,16 +932,69 @@ def legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, 
     pieces = 0
     for i in range(2 * NUM_TYPES):
         pieces += s[COUNT_AT + i]
-    forbidden = opposite(s[LAST_DIRECTION_AT]) if s[LAST_COUNT_AT] > 0 else -1
+    # The no-return rule can only forbid a piece on the line of the pieces the opponent's last
+    # move displaced (pushing it the other way walks along its own line, parallel to that one):
+    # a piece off that line never needs the test.
+    forbidden = -1
+    line_rank = 0
+    line_file = 0
+    rank_step = 0
+    file_step = 0
+    if s[LAST_COUNT_AT] > 0:
+        last = s[LAST_DIRECTION_AT]
+        forbidden = opposite(last)
+        line_rank = nbr[s[LAST_FIRST_AT], RANK_COL]
+        line_file = nbr[s[LAST_FIRST_AT], FILE_COL]
+        rank_step = RANK_STEP[last]
+        file_step = FILE_STEP[last]
     work = (label, order, seeds, group_sizes, sizes)
     width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    first_rank = 0
+    while first_rank < height - 1 and row_mask(s, mover, first_rank) == 0:
+        first_rank += 1
+    # The frame's box is the pieces' (the mover's first piece is one of them).
+    first_row = row_mask(s, mover, first_rank)
+    first_file = lowest_bit(first_row) - ROW_PAD if first_row else 0
+    frame = make_frame(s, height, first_rank, first_file)
     n = 0
-    for rank in range(params[P_HEIGHT]):
+    for rank in range(first_rank, height):
         files = row_mask(s, mover, rank) >> ROW_PAD
+        if files == 0:
+            continue
+        # `around` each piece of the rank, from the three ranks read once
+        row_below = row_mask(s, BLUE, rank - 1) | row_mask(s, RED, rank - 1)
+        row_level = row_mask(s, BLUE, rank) | row_mask(s, RED, rank)
+        row_above = row_mask(s, BLUE, rank + 1) | row_mask(s, RED, rank + 1)
         while files:
-            origin = rank * width + lowest_bit(files)
+            file = lowest_bit(files)
+            origin = rank * width + file
             files &= files - 1
-            n = _piece_moves(s, params, nbr, origin, mover, pieces, forbidden, work, out, n)
+            shift = file + ROW_PAD - 1
+            near = (
+                ((row_below >> shift) & 7)
+                | (((row_level >> shift) & 7) << 3)
+                | (((row_above >> shift) & 7) << 6)
+            )
+            on_line = (file - line_file) * rank_step == (rank - line_rank) * file_step
+            restricted = forbidden if on_line else -1
+            square_below, square_above = frame_square(frame, rank, file)
+            n = _piece_moves(
+                s,
+                params,
+                nbr,
+                origin,
+                near,
+                mover,
+                pieces,
+                restricted,
+                work,
+                frame,
+                square_below,
+                square_above,
+                out,
+                n,
+            )
     if n == 0:
         out[0] = PASS
         n = 1
@@ -804,11 +1052,73 @@ def kept_first_squares(s, params, nbr, actions):
 # -- playing a move ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _remove_splinters(s, nbr, origin, choice, label, order, groups, tied):
-    """Keep only the largest group (the ``choice``-th of tied ones) after a move from ``origin``."""
+@njit(cache=True, inline="always")
+def _remove_word(s, nbr, width, word, first_rank, left, w):
+    """Take the pieces on the bits of one frame ``word`` off the board."""
+    while word:
+        bit = lowest_bit_64(word)
+        word &= word - 1
+        i = bit // w
+        square = (first_rank + i) * width + left + bit - i * w
+        s[COUNT_AT + s[BOARD_AT + square] - 1] -= 1
+        s[BOARD_AT + square] = 0
+        sync_square(s, nbr, square)
+
+
+@njit(cache=True, _nrt=False)
+def _remove_splinters(s, params, nbr, origin, choice, label, order, groups, tied):
+    """Keep only the largest group (the ``choice``-th of tied ones) after a move from ``origin``.
+
+    The groups are found in the frame (`make_frame`), each group's two words kept in ``order``;
+    a box too large for it is searched square by square.
+    """
     if NEAR_GROUPS[around(s, nbr, origin)] < 2:
         return
+    rank = nbr[origin, RANK_COL]
+    file = nbr[origin, FILE_COL]
+    frame = make_frame(s, params[P_HEIGHT], rank, file)
+    below, above, low, left, w, rows, inner_left, inner_right = frame
+    if w == 0:
+        _remove_splinters_searched(s, nbr, origin, choice, label, order, groups, tied)
+        return
+    cross = (rows - 1) * w
+    square_below, square_above = frame_square(frame, rank, file)
+    near_below, near_above = frame_step(
+        square_below, square_above, w, cross, inner_left, inner_right
+    )
+    near_below &= below
+    near_above &= above
+    n_groups = 0
+    while near_below | near_above:
+        seed_below = near_below & -near_below
+        seed_above = near_above & -near_above if seed_below == 0 else np.int64(0)
+        group_below, group_above = frame_group(
+            seed_below, seed_above, below, above, w, cross, inner_left, inner_right
+        )
+        order[2 * n_groups] = group_below
+        order[2 * n_groups + 1] = group_above
+        groups[n_groups, 1] = popcount_64(group_below) + popcount_64(group_above)
+        if group_below:
+            groups[n_groups, 2] = lowest_bit_64(group_below)
+        else:
+            groups[n_groups, 2] = rows * w + lowest_bit_64(group_above)
+        n_groups += 1
+        near_below &= ~group_below
+        near_above &= ~group_above
+    if n_groups < 2:
+        return
+    tied_largest(groups, n_groups, tied)
+    kept = tied[choice]
+    width = params[P_WIDTH]
+    for g in range(n_groups):
+        if g != kept:
+            _remove_word(s, nbr, width, order[2 * g], low, left, w)
+            _remove_word(s, nbr, width, order[2 * g + 1], low + rows, left, w)
+
+
+@njit(cache=True, _nrt=False)
+def _remove_splinters_searched(s, nbr, origin, choice, label, order, groups, tied):
+    """`_remove_splinters` by a search of the board, square by square."""
     n_groups, visited = find_groups(s, nbr, origin, label, order, groups)
     clear_labels(label, order, visited)
     if n_groups < 2:
@@ -825,14 +1135,14 @@ def _remove_splinters(s, nbr, origin, choice, label, order, groups, tied):
             sync_square(s, nbr, square)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clear_record(s):
     s[LAST_DIRECTION_AT] = 0
     s[LAST_FIRST_AT] = 0
     s[LAST_COUNT_AT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle(s, params):
     """Set the status and reason from the piece counts, the turns played and the options."""
     s[STATUS_AT] = ONGOING
@@ -864,7 +1174,7 @@ def settle(s, params):
         s[REASON_AT] = PLY_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
     """Play a legal ``action`` on ``s`` in place and settle the result."""
     mover = s[TO_MOVE_AT]
@@ -880,7 +1190,7 @@ def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
         direction = move % NUM_DIRECTIONS
         k, beyond = push_line(s, nbr, origin, direction)
         _push(s, nbr, origin, direction, k, beyond)
-        _remove_splinters(s, nbr, origin, action % MAX_CHOICES, label, order, groups, tied)
+        _remove_splinters(s, params, nbr, origin, action % MAX_CHOICES, label, order, groups, tied)
         first = nbr[origin, direction]
         if s[BOARD_AT + first] == 0:  # the mover's line was splintered away
             _clear_record(s)
