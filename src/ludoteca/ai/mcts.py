@@ -274,7 +274,7 @@ class _Search:
             state = self._state(node)
             if isinstance(state, ArrayState):
                 outcomes = state.legal_action_array()
-                probabilities = state._chance_probabilities()
+                probabilities = tuple(state.chance_probability_array().tolist())
             else:
                 pairs = state.chance_outcomes()
                 outcomes = np.array([move.index for move, _ in pairs], dtype=np.int64)
