@@ -4,6 +4,7 @@ rates are only ``count / seconds``, and the clock makes both known)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import time
@@ -220,6 +221,10 @@ def test_uct200_runs_without_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> N
         raise AssertionError("uct200 used the heuristic")
 
     monkeypatch.setattr(mcts, "evaluator_for", lambda game: no_heuristic)
+    # The compiled search leaf scores positions inside numba, past the patched evaluator: search
+    # without it (the same searches; tests/ai/test_search.py shows it) so the patch is seen.
+    info = dataclasses.replace(type(game).info, search_leaf=None)
+    monkeypatch.setattr(type(game), "info", info)
     result = bench_mcts(game, "uct200", seconds=0.01)
     assert result.iterations > 0 and not result.heuristic
     assert result.rollout_plies == UCT200_PLIES

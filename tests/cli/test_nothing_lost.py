@@ -487,3 +487,18 @@ def test_the_autosave_is_an_ordinary_saved_game(private_data_folder: Path) -> No
     data = json.loads(path.read_text())
     assert data["format"] == "ludoteca-game" and data["moves"] == ["h9-N"]
     assert path.parent == private_data_folder / "ludoteca" / "autosave"
+
+
+def test_an_interrupt_numba_wrapped_in_a_system_error_still_counts_as_the_interrupt() -> None:
+    from ludoteca.cli.play import Terminated, _interrupt_behind
+
+    terminated = Terminated(15)
+    try:
+        try:
+            raise terminated
+        except Terminated as cause:
+            raise SystemError("returned a result with an exception set") from cause
+    except SystemError as wrapped:
+        assert _interrupt_behind(wrapped) is terminated
+    plain = SystemError("a real error")
+    assert _interrupt_behind(plain) is plain

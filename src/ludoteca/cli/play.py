@@ -54,6 +54,21 @@ EXIT_SAVE_FAILED = 1
 EXIT_INTERRUPTED = 130
 
 
+def _interrupt_behind(error: SystemError) -> BaseException:
+    """The Ctrl+C (or `Terminated`) that ``error`` wraps, else ``error`` itself.
+
+    A signal's handler runs between Python bytecodes; when that is inside numba's call machinery
+    (boxing a compiled search's result), numba reports the interrupt as a ``SystemError`` whose
+    cause is the interrupt.
+    """
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        cause = cause.__cause__ or cause.__context__
+    return error
+
+
 class Terminated(KeyboardInterrupt):
     """Raised by the SIGTERM and SIGHUP handler of ``ludoteca play``: ends it like Ctrl+C.
 
@@ -154,7 +169,10 @@ class PlaySession:
         """
         self._autosave()
         try:
-            self._loop()
+            try:
+                self._loop()
+            except SystemError as error:  # a signal during a compiled search (`_interrupt_behind`)
+                raise _interrupt_behind(error) from None
         except KeyboardInterrupt as interrupt:
             self.console.print()  # the ^C is left on the prompt's line
             self.console.print("Interrupted.")
