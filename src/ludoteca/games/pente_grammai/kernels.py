@@ -262,6 +262,19 @@ def settle(s, params):
         s[REASON_AT] = DEADLOCK
 
 
+@njit(cache=True, inline="always")
+def _move(s, side, die, action, params):
+    """Play ``side``'s decision ``action`` with the die ``die`` and hand the turn over."""
+    if action == ENTER:
+        s[HAND_AT + side] -= 1
+        _land(s, side, ENTRY[side, die - 1], params)
+    elif action != PASS:
+        s[COUNT_AT + side * NUM_POINTS + action] -= 1
+        _land(s, side, LANDING[action, die - 1], params)
+    s[SIDE_AT] = 1 - side
+    s[DIE_AT] = 0
+
+
 @njit(cache=True)
 def apply_action_inplace(s, action, params):
     """Play a legal ``action`` (or chance outcome) on ``s`` in place and settle the result."""
@@ -270,16 +283,7 @@ def apply_action_inplace(s, action, params):
     elif s[DIE_AT] == 0:
         s[DIE_AT] = action + 1
     else:
-        side = s[SIDE_AT]
-        die = s[DIE_AT]
-        if action == ENTER:
-            s[HAND_AT + side] -= 1
-            _land(s, side, ENTRY[side, die - 1], params)
-        elif action != PASS:
-            s[COUNT_AT + side * NUM_POINTS + action] -= 1
-            _land(s, side, LANDING[action, die - 1], params)
-        s[SIDE_AT] = 1 - side
-        s[DIE_AT] = 0
+        _move(s, s[SIDE_AT], s[DIE_AT], action, params)
     s[PLY_AT] += 1
     settle(s, params)
 
@@ -407,16 +411,7 @@ def _decide(s, action, params, schaedler, capture):
     home count is (its goal point, else its store) and that no deadlock can arise; the deadlock
     test runs on bit masks (`_bits_deadlocked`).
     """
-    side = s[SIDE_AT]
-    die = s[DIE_AT]
-    if action == ENTER:
-        s[HAND_AT + side] -= 1
-        _land(s, side, ENTRY[side, die - 1], params)
-    elif action != PASS:
-        s[COUNT_AT + side * NUM_POINTS + action] -= 1
-        _land(s, side, LANDING[action, die - 1], params)
-    s[SIDE_AT] = 1 - side
-    s[DIE_AT] = 0
+    _move(s, s[SIDE_AT], s[DIE_AT], action, params)
     s[PLY_AT] += 1
     if schaedler:
         white_home = s[COUNT_AT + GOAL[WHITE]]
