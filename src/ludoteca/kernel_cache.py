@@ -147,13 +147,11 @@ def use_keyed_cache() -> Path:
         return _in_use
     sources = [path for package in (_PACKAGE, *_extra_sources) for path in kernel_sources(package)]
     key = cache_key(sources, numba_version=_numba_version(), cpu=host_cpu())
-    root = cache_root()
-    directory = root / key
     try:
+        directory = cache_root() / key
         _hold(directory)
-    except OSError:  # an unwritable root: a private folder of the temporary directory
-        root = Path(_temporary_root())
-        directory = root / key
+    except (OSError, RuntimeError):  # unwritable, or no home: a folder of the temporary one
+        directory = _temporary_root() / key
         with contextlib.suppress(OSError):
             _hold(directory)
     _in_use = directory
@@ -162,7 +160,7 @@ def use_keyed_cache() -> Path:
     if config is not None:  # numba came first: kernels not yet compiled still read this
         config.CACHE_DIR = str(directory)  # type: ignore[attr-defined]
     with contextlib.suppress(OSError):
-        prune(root, keep=directory)
+        prune(directory.parent, keep=directory)
     return directory
 
 
@@ -290,10 +288,11 @@ def _numba_version() -> str:
         return "unknown"
 
 
-def _temporary_root() -> str:
+def _temporary_root() -> Path:
     import tempfile
 
-    return os.path.join(tempfile.gettempdir(), f"ludoteca-numba-{os.getuid()}")
+    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return Path(tempfile.gettempdir()) / f"ludoteca-numba-{user}"
 
 
 install()
