@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None
     parser = _parser(_command_in(words))
     arguments = parser.parse_args(words)
     arguments.argv = list(argv) if argv is not None else None
+    # Imported once parsed: --version and --help have answered and exited by now.
     from rich.console import Console
     from rich.markup import escape
 
