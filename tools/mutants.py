@@ -6,10 +6,12 @@ killed / (killed + survived). See docs/testing.md for the targets, the figures m
 to read a survivor.
 
 Everything runs in a copy of the working tree under ``.mutants/`` (Cosmic Ray edits the files
-it mutates in place), with the project's virtual environment. The numba kernels cache their
-compiled code beside the sources, and a cached function keeps the code it inlined from another
-module: before and after each mutant the target's caches are deleted, so every mutant is
-compiled afresh (10-30 s a game on two cores) and the rest of the tree stays warm.
+it mutates in place), with the project's virtual environment. The tests cache the compiled kernels
+in the copy's ``.cache/numba/``, in directories keyed by the kernels' sources
+(`ludoteca.kernel_cache`): a mutant of a kernels module gets a directory of its own, so its
+tests always run the mutant's code, compiled afresh, and never a cached copy of another; no
+cache is ever cleared by hand. A mutant of the web server leaves the key unchanged and runs with
+the kernels already compiled.
 
 Usage::
 
@@ -48,15 +50,11 @@ TARGETS |= {
 }
 
 TEST_SCRIPT = """#!/bin/sh
-# Run by Cosmic Ray for each mutant: fresh numba caches for the target, then its tests.
+# Run by Cosmic Ray for each mutant: the target's tests (the compiled cache is keyed by the
+# mutated sources, so nothing is cleared).
 cd "$(dirname "$0")/tree" || exit 2
-clear() {{ for d in {cache_dirs}; do rm -f "$d"/__pycache__/*.nbi "$d"/__pycache__/*.nbc; done; }}
-clear
 PYTHONPATH="$PWD/src:$PWD" "{python}" -m pytest -x -q -p no:cacheprovider \\
     -m "not slow and not browser" {tests} >/dev/null 2>&1
-status=$?
-clear
-exit $status
 """
 
 CONFIG = """[cosmic-ray]
@@ -141,14 +139,8 @@ def results(session: Path) -> tuple[Counter[str], list[str]]:
 def run_target(name: str, args: argparse.Namespace, work: Path) -> str:
     """Mutate one target in the copy; return its summary line."""
     modules, tests = TARGETS[name]
-    packages = {Path(m) if (work / "tree" / m).is_dir() else Path(m).parent for m in modules}
-    cache_dirs = sorted(str(package) for package in packages)
     script = work / f"{name}.sh"
-    script.write_text(
-        TEST_SCRIPT.format(
-            cache_dirs=" ".join(cache_dirs), python=sys.executable, tests=" ".join(tests)
-        )
-    )
+    script.write_text(TEST_SCRIPT.format(python=sys.executable, tests=" ".join(tests)))
     config = work / f"{name}.toml"
     config.write_text(
         CONFIG.format(modules=modules, timeout=float(args.timeout), script=script.resolve())

@@ -7,6 +7,10 @@
 1
 """
 
+# First: numba's cache directory is chosen before anything can import numba.
+from ludoteca import kernel_cache  # noqa: F401
+
+# isort: split
 from ludoteca.core.errors import (
     IllegalMoveError,
     InvalidMoveError,

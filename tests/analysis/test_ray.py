@@ -1,12 +1,11 @@
 """Studies and tournaments on a real local Ray cluster give the numbers of local runs.
 
-Skipped where Ray is not installed (``pip install 'ludoteca[cluster]'``), except under CI=true,
-where .ci/run installs it and these tests must run.
+Skipped where Ray is not installed (``pip install 'ludoteca[cluster]'``), except where
+the extra is required (tests/extras.py), as in .ci/run's second run: there they must run.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,9 @@ from ludoteca.analysis.study import RANDOM_BATCH, plan_study, run_study
 from ludoteca.analysis.study_summary import summarise
 from ludoteca.analysis.tournament import run_tournament
 from ludoteca.cli import main
+from tests.extras import extra_required
 
-if os.environ.get("CI") != "true":
+if not extra_required("cluster"):
     pytest.importorskip("ray", reason="Ray is not installed: pip install 'ludoteca[cluster]'")
 
 import ray

@@ -1,12 +1,11 @@
 """The Gymnasium environments pass Gymnasium's own checker, for every game.
 
-Skipped where Gymnasium is not installed (``pip install 'ludoteca[rl]'``), except under CI=true,
-where .ci/run installs the extra and these tests must run.
+Skipped where Gymnasium is not installed (``pip install 'ludoteca[rl]'``), except where
+the extra is required (tests/extras.py), as in .ci/run's second run: there they must run.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import warnings
@@ -17,8 +16,9 @@ import numpy as np
 import pytest
 
 import ludoteca
+from tests.extras import extra_required
 
-if os.environ.get("CI") != "true":
+if not extra_required("rl"):
     pytest.importorskip(
         "gymnasium", reason="Gymnasium is not installed: pip install 'ludoteca[rl]'"
     )

@@ -1,20 +1,20 @@
 """Every game passes OpenSpiel's own consistency checks and OpenSpiel's MCTS bot plays it.
 
-Skipped where OpenSpiel is not installed (``pip install 'ludoteca[rl]'``), except under CI=true,
-where .ci/run installs the extra and these tests must run.
+Skipped where OpenSpiel is not installed (``pip install 'ludoteca[rl]'``), except where
+the extra is required (tests/extras.py), as in .ci/run's second run: there they must run.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 
 import numpy as np
 import pytest
 
 import ludoteca
+from tests.extras import extra_required
 
-if os.environ.get("CI") != "true":
+if not extra_required("rl"):
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'ludoteca[rl]'")
 
 import pyspiel

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 
 import pytest
 
 import ludoteca
 from ludoteca.analysis.bench import bench_vector
+from tests.extras import extra_required
 from tests.support import run
 
 HAS_PETTINGZOO = importlib.util.find_spec("pettingzoo") is not None
 NEEDS_PETTINGZOO = pytest.mark.skipif(
-    not HAS_PETTINGZOO and os.environ.get("CI") != "true",
+    not HAS_PETTINGZOO and not extra_required("rl"),
     reason="PettingZoo is not installed (the rl extra)",
 )
 RATE_KEYS = {

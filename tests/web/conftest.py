@@ -64,6 +64,15 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield from _postgres_schema()
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Browser tests skip without Chromium, except under CI=true, where they fail."""
+    if item.get_closest_marker("browser") is None or Path(CHROMIUM).exists():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI needs Chromium at {CHROMIUM} (.ci/run installs it)", pytrace=False)
+    pytest.skip(f"needs Chromium at {CHROMIUM}")
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Headless Chromium for the browser tests (one per test module)."""

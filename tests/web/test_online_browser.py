@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,11 +12,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import ludoteca
-from tests.web.server import CHROMIUM, running_server
+from tests.web.server import running_server
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
 ]
 
 TIMEOUT = 15_000

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.server import CHROMIUM, running_server
+from tests.web.server import running_server
 from tests.web.test_review import OPENING, SETTINGS, finished_game, wait_for_review
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
 ]
 
 #: A review starts a worker process that loads every game's kernels first.

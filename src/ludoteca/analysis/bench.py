@@ -40,6 +40,7 @@ from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game, State
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import game_ids, make
+from ludoteca.kernel_cache import ROOT_VARIABLE
 
 Setting = Literal["levels", "uct200"]
 #: The two MCTS settings, in the order they are reported.
@@ -550,7 +551,7 @@ def bench_cold(game_id: str | None) -> ColdResult:
 
 
 def _warm_up_in_child(game_id: str | None, cache: str) -> dict[str, list[float]]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    env = dict(os.environ, **{ROOT_VARIABLE: cache})  # the keyed directories go in there
     command = [sys.executable, "-c", _COLD_SCRIPT, game_id or ""]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
