@@ -77,7 +77,8 @@ def findings(study: dict[str, Any]) -> list[dict[str, Any]]:
             "tests",
             None,
             None,
-            f"{tested} tests in all, {significant} significant after Holm's correction "
+            f"{tested} test{'' if tested == 1 else 's'} in all, {significant} significant "
+            "after Holm's correction "
             f"(level {study['level']:.0%} for the whole study)."
             + (
                 ""
@@ -107,7 +108,10 @@ def _played(study: dict[str, Any]) -> dict[str, Any]:
             "agents of equal strength (--agents level:2, or several strengths)."
         )
     else:
-        lineups = [" vs ".join(lineup) for lineup in study["lineups"]]
+        lineups = [
+            f"{lineup[0]} on every seat" if len(set(lineup)) == 1 else " vs ".join(lineup)
+            for lineup in study["lineups"]
+        ]
         selfplay = all(len(set(lineup)) == 1 for lineup in study["lineups"])
         text = f"{what}, played by {', then '.join(lineups)}." + (
             " Each lineup is one agent on every seat, so its seat and first-move shares are "

@@ -40,9 +40,11 @@ def plots(study: dict[str, Any]) -> list[tuple[Plot, str]]:
             "First-move advantage: the first mover's share of the games won, with its 95 % "
             "interval (no point where one seat always moves first: see seat balance)"
         )
-        if any(v["exact_first_player_value"] is not None for v in study["variants"]):
+        exact = any(v["exact_first_player_value"] is not None for v in study["variants"])
+        if exact:
             caption += "; diamonds: the exact value under perfect play"
-        found.append((plot_first_move, caption + "."))
+        if exact or any(v["first_mover_always"] is None for v in study["variants"]):
+            found.append((plot_first_move, caption + "."))
         found.append((plot_outcomes, "Share of games won by each seat (draws in grey)."))
     found.append(
         (plot_endings, "Draws and engine-safeguard ends per variant, with 95 % intervals.")
@@ -138,6 +140,8 @@ def _dots(
         )
     if reference is not None:
         axes.axvline(reference, color="#a0aec0", linestyle="--", linewidth=1)
+        shown = [x for x in values if x is not None] + [reference - 0.05, reference + 0.05]
+        axes.set_xlim(max(0.0, min(shown) - 0.03), min(1.0, max(shown) + 0.03))
     axes.set_yticks(positions, short([v["label"] for v in variants]), fontsize=8)
     axes.set_ylim(-0.7, len(variants) - 0.3)
     axes.set_xlabel(xlabel, fontsize=9)
@@ -242,7 +246,8 @@ def plot_endings(axes: Axes, study: dict[str, Any]) -> None:
             )
     axes.set_yticks(positions, short([v["label"] for v in variants]), fontsize=8)
     axes.set_ylim(-0.7, len(variants) - 0.3)
-    axes.set_xlim(left=0)
+    highest = max(v[ci][1] for v in variants for _, _, ci, _, _ in series)
+    axes.set_xlim(0, max(0.02, 1.15 * highest))
     axes.xaxis.set_major_formatter(_percent())
     axes.set_xlabel("share of games", fontsize=9)
     axes.legend(fontsize=8, frameon=False)
@@ -309,3 +314,4 @@ def plot_decisiveness(axes: Axes, study: dict[str, Any]) -> None:
         xlabel="decisiveness (share of the game before the winner led for good)",
         percent=False,
     )
+    axes.set_xlim(0, 1)

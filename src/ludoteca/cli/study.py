@@ -305,8 +305,10 @@ def _interrupted(console: Console, what: str) -> None:
 
 def _timing(run: dict[str, Any], games: int) -> str:
     wall = run["wall_seconds"]
+    rate = games / wall if wall > 0 else 0.0
+    shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2f}"
     return (
-        f"{games:,} games in {wall:.1f} s ({games / wall:,.0f} games/s; "
+        f"{games:,} games in {wall:.1f} s ({shown} games/s; "
         f"CPU {run['cpu_seconds']:.1f} s; load {run['load_average'][0]:.2f})."
     )
 
