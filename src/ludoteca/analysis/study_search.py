@@ -18,7 +18,9 @@ that precision.
 
 **Equal precision.** The saving is counted against the full grid at equal precision: every
 variant playing as many games as the search gave its best one, so that each score is known as
-precisely as the winner's.
+precisely as the winner's. A full grid looks at its results once, so it could draw its
+intervals at a milder level (``LEVEL / (K P)``) than the race; ``full_grid_one_look_games``
+says what it would need then (the games scale with the square of the two levels' z ratio).
 
 **Seeds.** Batch ``b`` of variant ``v`` is seeded from (seed, v, b) as in a study
 (`ludoteca.analysis.study.SeedBook`), and what to play next depends only on the games' results,
@@ -341,6 +343,10 @@ def _result(
             }
         )
     full_grid = len(plan.variants) * best.games
+    # A full grid looks once, so its intervals need less widening than the race's many looks:
+    # the games for the same interval width shrink with the square of the z ratio.
+    z_once = NormalDist().inv_cdf(1 - LEVEL / (len(plan.variants) * objective.parts) / 2)
+    per_variant_once = math.ceil(best.games * (z_once / z_race) ** 2)
     return {
         "game": game.id,
         "name": game.name,
@@ -365,6 +371,7 @@ def _result(
         "full_grid_games": full_grid,
         "saved_games": full_grid - used,
         "saved_share": (full_grid - used) / full_grid if full_grid else 0.0,
+        "full_grid_one_look_games": len(plan.variants) * per_variant_once,
         "level": LEVEL,
         "race_z": z_race,
         "variants": [label(v.varied) for v in plan.variants],

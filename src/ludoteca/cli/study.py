@@ -409,5 +409,6 @@ def search_summary(result: dict[str, Any]) -> str:
         f"{result['games_used']:,} games; the full grid at equal precision ({count} variants × "
         f"{best['games']:,} games, as many as the best got) would play "
         f"{result['full_grid_games']:,}: {result['saved_games']:,} fewer "
-        f"({result['saved_share']:.0%})."
+        f"({result['saved_share']:.0%}); looking once, with milder intervals, it would still "
+        f"need about {result['full_grid_one_look_games']:,}."
     )
