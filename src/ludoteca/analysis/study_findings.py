@@ -55,10 +55,15 @@ def findings(study: dict[str, Any]) -> list[dict[str, Any]]:
             )
     exact = [v["exact_first_player_value"] for v in study["variants"]]
     if any(value is not None for value in exact):
-        values = ", ".join(
-            f"{v['label']} {value:.1%}"
-            for v, value in zip(study["variants"], exact, strict=True)
-            if value is not None
+        known = {value for value in exact if value is not None}
+        values = (
+            f"{known.pop():.1%}"
+            if len(known) == 1
+            else ", ".join(
+                f"{v['label']} {value:.1%}"
+                for v, value in zip(study["variants"], exact, strict=True)
+                if value is not None
+            )
         )
         found.append(
             _entry(
@@ -66,7 +71,7 @@ def findings(study: dict[str, Any]) -> list[dict[str, Any]]:
                 None,
                 "first_move",
                 "Under perfect play (the solved game) the first mover's chance of winning, a "
-                f"draw counting half, is: {values}.",
+                f"draw counting half, is {values}.",
             )
         )
     tested = sum(t["tested"] for t in tests)

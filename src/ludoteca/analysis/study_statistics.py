@@ -177,7 +177,10 @@ def median_difference(
     draws = _bootstrap_medians(a, resamples, generator) - _bootstrap_medians(
         b, resamples, generator
     )
-    low, high = np.percentile(draws, [2.5, 97.5])
+    # The ends are resampled differences themselves (not interpolated between two), rounded
+    # outwards: medians of whole numbers stay whole or half numbers.
+    low = np.percentile(draws, 2.5, method="lower")
+    high = np.percentile(draws, 97.5, method="higher")
     return Interval(estimate, float(low), float(high))
 
 
