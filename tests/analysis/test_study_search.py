@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -155,3 +156,20 @@ def test_the_measures_of_no_games_are_not_numbers() -> None:
     found = measures(empty.columns, frozenset(["seat_share", "turns", "draws"]))
     assert all(math.isnan(value) for value in found.values())
     assert np.isnan(parse_objective("balance").score(empty, z=2).estimate)
+
+
+def test_the_race_widens_its_intervals_for_every_look() -> None:
+    # 2 variants, at most 4 rounds (1,000, 2,000, 4,000, 8,000 games each), and a balance score
+    # built from 2 intervals: 16 looks, each at the level 5 % / 16 (two-sided).
+    plan = plan_search("salt_n_pepper", search=["ranks=10,12"], options=["first=0"], max_games=8000)
+    assert plan.schedule() == [1000, 2000, 4000, 8000]
+    with BatchRunner() as runner:
+        result = run_search(plan, runner)
+    assert result["race_z"] == pytest.approx(NormalDist().inv_cdf(1 - 0.05 / 16 / 2))
+    best = result["ranking"][0]
+    last = result["rounds"][-1]
+    assert last["games_per_variant"] == best["games"]
+    index = str(result["variants"].index(best["label"]))
+    race_low, race_high = last["intervals"][index]
+    low, high = best["ci"]  # the final 95 % interval of the same games
+    assert race_low < low <= best["score"] <= high < race_high

@@ -165,21 +165,42 @@ def _hear_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a terminal's foreground job does
 
 
-def test_ctrl_c_stops_a_study_cleanly_and_saves_nothing(tmp_path: Path) -> None:
+def _wait_for_workers(pid: int, count: int) -> None:
+    """Wait until process ``pid`` has ``count`` children (its worker pool has started)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if not children.exists():
+        pytest.skip("needs Linux's /proc to see the worker processes")
+    deadline = time.monotonic() + 240  # a guard against a hang, not a measurement
+    while len(children.read_text().split()) < count:
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["study", "salta", "--games", "10000000"],
+        ["study", "salta", "--search", "scoring=played,simplified", "--games", "10000000"],
+    ],
+    ids=["study", "search"],
+)
+def test_ctrl_c_stops_a_study_or_search_cleanly_and_saves_nothing(
+    tmp_path: Path, command: list[str]
+) -> None:
     out = tmp_path / "s"
     jobs = ["--jobs", "2", "--out", str(out)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "ludoteca", "study", "salta", "--games", "10000000", *jobs],
+        [sys.executable, "-m", "ludoteca", *command, *jobs],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
         preexec_fn=_hear_ctrl_c,
     )
-    time.sleep(6)  # the workers are playing their first batches
-    os.killpg(process.pid, signal.SIGINT)
     try:
-        output, _ = process.communicate(timeout=30)
+        _wait_for_workers(process.pid, 2)  # the study is under way: its pool is playing
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)

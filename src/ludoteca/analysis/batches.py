@@ -20,10 +20,11 @@ Backends:
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.pool
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -32,7 +33,6 @@ from ludoteca.core.errors import LudotecaError
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
-_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
 _WAKE_EVERY = 0.2  # seconds: how often a waiting main thread checks for Ctrl+C
 
 
@@ -105,9 +105,8 @@ class BatchRunner:
                 report(index, results[index])
             return results
         if self._pool is None:
-            self._pool = multiprocessing.Pool(
-                self.jobs, initializer=signal.signal, initargs=_IGNORE_SIGINT
-            )
+            with _ctrl_c_held():
+                self._pool = multiprocessing.Pool(self.jobs, initializer=_start_worker)
         pending = [self._pool.apply_async(function, (item,)) for item in items]
         waiting = set(range(len(items)))
         while waiting:
@@ -160,6 +159,31 @@ class BatchRunner:
             for future in waiting:
                 ray.cancel(future, force=True)
         return results
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl+C back while worker processes start.
+
+    The workers inherit the hold and drop it only once they ignore Ctrl+C (`_start_worker`), so
+    none can be stopped half-started; this process gets a Ctrl+C that came meanwhile as soon as
+    the hold ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # not on this system: start them as they come
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_worker() -> None:
+    """A worker ignores Ctrl+C (the main process stops it), then stops holding it back."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def run_batches(
