@@ -163,20 +163,30 @@ class BatchRunner:
 
 @contextlib.contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl+C back while worker processes start.
+    """Hold a Ctrl+C back while worker processes start, and raise it once they have started.
 
-    The workers inherit the hold and drop it only once they ignore Ctrl+C (`_start_worker`), so
-    none can be stopped half-started; this process gets a Ctrl+C that came meanwhile as soon as
-    the hold ends.
+    A Ctrl+C that interrupted the pool half-built would leave its workers running. This thread
+    blocks the signal, so that the workers inherit the block and drop it only once they ignore
+    Ctrl+C (`_start_worker`); one that the system hands to another thread of this process
+    meanwhile (a progress bar's, say) is noted rather than raised. Either way it is raised here
+    as soon as the pool stands.
     """
-    if not hasattr(signal, "pthread_sigmask"):  # not on this system: start them as they come
+    heard: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda number, frame: heard.append(number))
+    except ValueError:  # not the main thread: signals are not ours to handle
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    blocking = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else set()
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl+C is noted now
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+    if heard:
+        raise KeyboardInterrupt
 
 
 def _start_worker() -> None:
