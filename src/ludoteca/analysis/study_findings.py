@@ -181,7 +181,8 @@ def _difference(study: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
             f"{name}: {test['value']:.1%} against {test['reference']:.1%}, "
             f"{100 * test['difference']:+.1f} points [{100 * low:+.1f} to {100 * high:+.1f}]"
         )
-    text = f"{variant['label']} against {base['label']}, {text} (p {_p(test['p_adjusted'])})."
+    adjusted = _p(test["p_adjusted"])
+    text = f"{variant['label']} against {base['label']}, {text} (adjusted p {adjusted})."
     return _entry("difference", test["variant"], test["measure"], text)
 
 

@@ -58,7 +58,10 @@ dt{color:#4a5568}dd{margin:0}
 
 def render_report(study: dict[str, Any], run: dict[str, Any]) -> str:
     """The report of ``study`` as one HTML page (plots inline, no outside files)."""
-    agents = " · ".join(" vs ".join(lineup) for lineup in study["lineups"])
+    agents = " · ".join(
+        f"{lineup[0]} on every seat" if len(set(lineup)) == 1 else " vs ".join(lineup)
+        for lineup in study["lineups"]
+    )
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         f"<title>{_e(study['name'])} study</title><style>{_STYLE}</style></head><body>",

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+import numpy as np
+
 from ludoteca.ai.evaluation import evaluator_for
 from ludoteca.analysis.batches import BatchRunner
 from ludoteca.analysis.ratings import Z_95
@@ -49,7 +51,7 @@ from ludoteca.analysis.study import (
     variant_batch,
 )
 from ludoteca.analysis.study_games import AGENT_BATCH, Batch, GameTable, play_batch
-from ludoteca.analysis.study_objectives import AGENT_MEASURES, Objective, parse_objective
+from ludoteca.analysis.study_objectives import AGENT_MEASURES, Objective, Score, parse_objective
 from ludoteca.analysis.study_summary import label, versions
 from ludoteca.core.registry import make
 
@@ -181,7 +183,7 @@ def parse_budget(text: str | None) -> tuple[int | None, float | None]:
 
 
 @dataclass(slots=True)
-class _Runner:
+class _Racer:
     """One variant in the race: its games so far and whether it still plays."""
 
     index: int
@@ -206,7 +208,7 @@ def run_search(
     looks = len(plan.variants) * len(schedule) * plan.objective.parts
     z_race = NormalDist().inv_cdf(1 - LEVEL / looks / 2)
     book = SeedBook(plan.seed)
-    racers = [_Runner(i, v, GameTable.empty()) for i, v in enumerate(plan.variants)]
+    racers = [_Racer(i, v, GameTable.empty()) for i, v in enumerate(plan.variants)]
     started = clock()
     used = 0
     rounds: list[dict[str, Any]] = []
@@ -262,9 +264,7 @@ def _reporter(
     return lambda index, _: report(batches[index])
 
 
-def _round_batches(
-    plan: SearchPlan, alive: list[_Runner], more: int, book: SeedBook
-) -> list[Batch]:
+def _round_batches(plan: SearchPlan, alive: list[_Racer], more: int, book: SeedBook) -> list[Batch]:
     batches = []
     for racer in alive:
         first = racer.games
@@ -277,14 +277,16 @@ def _round_batches(
     return batches
 
 
-def _score(plan: SearchPlan, racer: _Runner, z: float) -> Any:
-    seed = int(plan.seed * 1_000_003 + racer.index * 7919 + racer.games) % 2**31
+def _score(plan: SearchPlan, racer: _Racer, z: float) -> Score:
+    """A racer's score; an expression's bootstrap is seeded by the search, variant and games."""
+    entropy = [plan.seed, racer.index, racer.games]
+    seed = int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint32)[0])
     return plan.objective.score(racer.table, z=z, seed=seed)
 
 
 def _drop(
-    objective: Objective, alive: list[_Runner], scores: dict[int, Any], round_number: int
-) -> list[_Runner]:
+    objective: Objective, alive: list[_Racer], scores: dict[int, Score], round_number: int
+) -> list[_Racer]:
     """Drop every variant whose interval lies wholly on the worse side of the leader's."""
     known = [r for r in alive if not math.isnan(scores[r.index].low)]
     if not known:
@@ -302,7 +304,7 @@ def _drop(
 
 def _result(
     plan: SearchPlan,
-    racers: list[_Runner],
+    racers: list[_Racer],
     rounds: list[dict[str, Any]],
     used: int,
     stopped: str,
@@ -312,7 +314,7 @@ def _result(
     final = {r.index: _score(plan, r, Z_95) for r in racers}
     alive = [r for r in racers if r.dropped_after is None]
 
-    def order(racer: _Runner) -> tuple[int, float]:
+    def order(racer: _Racer) -> tuple[int, float]:
         estimate = final[racer.index].estimate
         key = estimate if objective.goal == "min" else -estimate
         return (racer.dropped_after is not None, math.inf if math.isnan(key) else key)
