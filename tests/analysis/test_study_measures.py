@@ -23,32 +23,9 @@ from ludoteca.analysis.study import (
     plan_study,
     run_study,
 )
-from ludoteca.analysis.study_games import CURVE_BINS
 from ludoteca.analysis.study_measures import study_tests
 from ludoteca.analysis.study_summary import summarise, summarise_variant
-
-
-def table(winners: list[int], first_movers: list[int], plies: list[int] | None = None) -> GameTable:
-    """A table of two-player games with these winners (-1: draw) and first movers."""
-    n = len(winners)
-    lengths = np.array(plies if plies is not None else [100] * n, dtype=np.int64)
-    curve = np.zeros(CURVE_BINS, dtype=np.int64)
-    curve[0] = n
-    return GameTable(
-        columns={
-            "plies": lengths,
-            "decisions": lengths,
-            "turns": lengths,
-            "legal_moves": 10 * lengths,
-            "winner": np.array(winners, dtype=np.int64),
-            "safeguard": np.zeros(n, dtype=np.bool_),
-            "first_mover": np.array(first_movers, dtype=np.int64),
-            "lead_changes": np.full(n, -1, dtype=np.int64),
-            "decided_at": np.full(n, np.nan),
-        },
-        curve_sum=10 * curve,
-        curve_count=curve,
-    )
+from tests.analysis.study_tables import table
 
 
 def summary(games: GameTable) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from ludoteca.analysis.batches import BatchRunner
 from ludoteca.analysis.study_games import StudyError
 from ludoteca.analysis.study_objectives import evaluate, measures, parse_objective
 from ludoteca.analysis.study_search import SEARCH_BATCH, plan_search, run_search
-from tests.analysis.test_study_measures import table
+from tests.analysis.study_tables import table
 
 
 def search(jobs: int = 1, **settings: Any) -> dict[str, Any]:
