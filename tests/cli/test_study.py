@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -202,8 +203,9 @@ def test_ctrl_c_stops_a_study_or_search_cleanly_and_saves_nothing(
         os.killpg(process.pid, signal.SIGINT)
         output, _ = process.communicate(timeout=60)
     finally:
-        if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):  # nothing of the study may outlive it
             os.killpg(process.pid, signal.SIGKILL)
+        if process.poll() is None:
             process.communicate()
     assert process.returncode == 130, output
     assert "Interrupted after" in output and "nothing was saved" in output
