@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 import ludoteca
+from ludoteca.analysis.batches import BatchRunner
 from ludoteca.analysis.study import RANDOM_BATCH, plan_study, run_study
+from ludoteca.analysis.study_search import plan_search, run_search
 from ludoteca.analysis.study_summary import summarise
 from ludoteca.analysis.tournament import run_tournament
 from ludoteca.cli import main
@@ -43,10 +45,21 @@ def test_a_study_on_ray_gives_the_same_numbers_as_one_process_and_two(
     assert on_ray == summarise(plan, run_study(plan, jobs=1))
     assert on_ray == summarise(plan, run_study(plan, jobs=2))
     seen: list[int] = []
-    agents = plan_study("salta", agents=["random:seed=2"], games=5)
+    agents = plan_study("salta", lineups=[["random:seed=2"]], games=5)
     tables = run_study(agents, ray="", progress=lambda batch: seen.append(batch.number))
     assert sorted(seen) == [0, 1]
     assert summarise(agents, tables) == summarise(agents, run_study(agents))
+
+
+@pytest.mark.timeout(600)
+def test_a_search_on_ray_races_as_one_process_and_two_do(local_cluster: None) -> None:
+    plan = plan_search("salt_n_pepper", search=["ranks=8,10", "first=0,1"], seed=5, max_games=8000)
+    results = []
+    for backend in ({"ray": ""}, {"jobs": 1}, {"jobs": 2}):
+        with BatchRunner(**backend) as runner:  # type: ignore[arg-type]
+            results.append(run_search(plan, runner))
+    assert results[0] == results[1] == results[2]
+    assert len(results[0]["rounds"]) > 1  # a real race, with rounds after the first
 
 
 @pytest.mark.timeout(600)

@@ -42,7 +42,7 @@ def test_a_random_study_of_every_game_with_default_options(game_id: str) -> None
     result = study(game_id, games=30, seed=1)
     game = ludoteca.make(game_id)
     assert result["game"] == game_id
-    assert result["agents"] == ["random"] * game.num_players
+    assert result["lineups"] == [["random"] * game.num_players]
     (variant,) = result["variants"]
     assert variant["games"] == 30
     assert len(variant["wins"]) == game.num_players
@@ -56,7 +56,7 @@ def test_a_random_study_of_every_game_with_default_options(game_id: str) -> None
     assert variant["legal_moves_mean"] > 0
     assert 0 <= variant["chance_ply_share"] < 1
     assert variant["legal_moves_curve"][0] > 0
-    assert result["comparisons"] == []
+    assert all(test["against"] is None for test in result["tests"])
     exact = variant["exact_first_player_value"]
     assert (exact is not None) == (game_id == "pente_grammai")
     assert "<svg" in render_report(result, RUN)
@@ -93,11 +93,13 @@ def test_variants_comparisons_and_exact_values_of_pente_grammai() -> None:
     assert exact[0] == pytest.approx(0.51607, abs=1e-4)
     assert exact[2] == pytest.approx(0.52216, abs=1e-4)
     assert len(set(exact)) == 4
-    assert [c["variant"] for c in result["comparisons"]] == [1, 2, 3]
-    for comparison in result["comparisons"]:
-        assert comparison["p_adjusted"] >= comparison["p_value"]
-        low, high = comparison["ci"]
-        assert low <= comparison["difference"] <= high
+    compared = [t for t in result["tests"] if t["against"] is not None]
+    assert sorted({t["variant"] for t in compared}) == [1, 2, 3]
+    for test in compared:
+        if test["tested"]:
+            assert test["p_adjusted"] >= test["p_value"]
+        low, high = test["ci"]
+        assert low <= test["difference"] <= high
 
 
 def test_the_same_seed_gives_the_same_numbers_in_one_process_or_two() -> None:
@@ -111,18 +113,19 @@ def test_the_same_seed_gives_the_same_numbers_in_one_process_or_two() -> None:
 
 
 def test_agent_play_measures_the_lead_along_the_game() -> None:
-    result = study("salt_n_pepper", options=["ranks=6"], agents=["random:seed=1"], games=6)
+    result = study("salt_n_pepper", options=["ranks=6"], lineups=[["random:seed=1"]], games=6)
     (variant,) = result["variants"]
-    assert result["agents"] == ["random:seed=1", "random:seed=1"]
+    assert result["lineups"] == [["random:seed=1", "random:seed=1"]]
+    assert variant["agents"] == ["random:seed=1", "random:seed=1"]
     assert variant["games"] == 6
     assert variant["lead_changes_mean"] is not None and variant["lead_changes_mean"] >= 0
     assert variant["decisiveness"] is None or 0 <= variant["decisiveness"] <= 1
-    again = study("salt_n_pepper", options=["ranks=6"], agents=["random:seed=1"], games=6)
+    again = study("salt_n_pepper", options=["ranks=6"], lineups=[["random:seed=1"]], games=6)
     assert again == result
 
 
 def test_the_solitaire_reports_its_win_rate_and_turns_to_win() -> None:
-    result = study("steppin_stones", agents=["expert"], games=2)
+    result = study("steppin_stones", lineups=[["expert"]], games=2)
     (variant,) = result["variants"]
     assert len(variant["wins"]) == 1
     assert variant["draws"] == 0
@@ -159,9 +162,10 @@ def test_batch_seeds_depend_on_seed_variant_and_batch_only() -> None:
         ({"vary": ["first=0,7"]}, InvalidOptionError, "accepted: one of"),
         ({"vary": ["first=0,0"]}, InvalidOptionError, "same variant twice"),
         ({"options": ["first=0"], "vary": ["first=1"]}, StudyError, "given with -o and varied"),
-        ({"agents": ["random", "random", "random"]}, AgentError, "2 seat(s)"),
-        ({"agents": ["level:9"]}, AgentError, "level"),
-        ({"agents": ["wizard"]}, AgentError, "accepted: random"),
+        ({"lineups": [["random", "random", "random"]]}, AgentError, "2 seat(s)"),
+        ({"lineups": [["level:9"]]}, AgentError, "level"),
+        ({"lineups": [["wizard"]]}, AgentError, "accepted: random"),
+        ({"lineups": [["level:1"], ["level:1", "level:1"]]}, AgentError, "same lineup twice"),
         ({"games": 0}, StudyError, "--games must be from 1"),
         ({"seed": -1}, StudyError, "--seed must be 0 or more"),
         ({"vary": ["first=0,1"], "baseline": 2}, StudyError, "--baseline must be from 1 to 2"),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -37,7 +38,7 @@ def test_a_study_writes_its_report_json_and_games(
     status, output = run_combined(capsys, [*argv, "--jobs", "1"])
     assert status == 0, output
     assert "Salt wins" in output and "Pepper wins" in output
-    assert "Against first=0: change in the first player's win rate" in output
+    assert "Seat imbalance. first=0: Pepper wins" in output
     assert "600 games in" in output
     assert sorted(p.name for p in out.iterdir()) == [
         "games.csv",
@@ -52,7 +53,11 @@ def test_a_study_writes_its_report_json_and_games(
     assert len(rows) == 600
     assert {row["variant"] for row in rows} == {"1", "2"}
     page = (out / "report.html").read_text()
-    assert page.count("<svg") == 4
+    # One plot per measure: seat balance, outcomes, draws and safeguard ends, plies, turns,
+    # legal moves; none for the first move, which one seat always makes in both variants.
+    assert page.count("<svg") == 6
+    assert page.index("In short") < page.index("Results per variant") < page.index("Every test")
+    assert "Seat imbalance" in page and "random legal moves" in page
     assert "ludoteca study salt_n_pepper --vary first=0,1" in page
     run_info = json.loads((out / "run.json").read_text())
     assert run_info["wall_seconds"] > 0 and len(run_info["load_average"]) == 3
@@ -65,12 +70,13 @@ def test_json_output_has_the_documented_fields(
     status, out, err = run(capsys, argv)
     assert status == 0, err
     study = json.loads(out)
-    assert study["game"] == "steppin_stones" and study["agents"] == ["random"]
+    assert study["game"] == "steppin_stones" and study["lineups"] == [["random"]]
     (variant,) = study["variants"]
     assert set(variant) >= ISSUE_KEYS
     assert len(variant["wins"]) == 1
     assert set(variant["plies"]) >= {"mean", "median", "p10", "p90", "max"}
-    assert study["comparisons"] == []
+    assert all(test["against"] is None for test in study["tests"])
+    assert study["findings"][0]["kind"] == "played"
     assert json.loads((tmp_path / "s" / "study.json").read_text()) == study
 
 
@@ -85,6 +91,16 @@ def test_json_output_has_the_documented_fields(
         (["study", "steppin_stones", "--agents", "expert", "expert"], "1 seat(s)"),
         (["study", "salta", "--games", "0"], "--games must be from 1"),
         (["study", "salta", "--jobs", "0"], "--jobs must be at least 1"),
+        (["study", "salta", "--objective", "balance"], "--objective goes with --search"),
+        (["study", "salta", "--budget", "9"], "--budget goes with --search"),
+        (["study", "salta", "--search", "goal=seed,ludii", "--vary", "scoring=played"], "not both"),
+        (["study", "salta", "--search", "goal=seed,ludii", "--budget", "x"], "--budget 'x'"),
+        (["study", "salta", "--search", "goal=seed,ludii", "--objective", "y"], "accepted: bal"),
+        (["study", "salta", "--search", "goal=seed,ludii", "--baseline", "2"], "--baseline"),
+        (
+            ["study", "salta", "--search", "goal=seed", "--agents", "level:1", "--agents", "x"],
+            "give --agents once",
+        ),
     ],
 )
 def test_bad_input_gets_one_clear_line(
@@ -95,6 +111,45 @@ def test_bad_input_gets_one_clear_line(
     assert message.lower() in err.lower()
     assert "Traceback" not in out + err
     assert not (tmp_path / "s").exists()
+
+
+def test_a_search_ranks_the_variants_and_says_what_it_saved(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "search"
+    argv = ["study", "salt_n_pepper", "--search", "first=0,1", "-o", "ranks=8", "--jobs", "1"]
+    status, output = run_combined(capsys, [*argv, "--out", str(out)])
+    assert status == 0, output
+    assert "Best: first=0, significantly better than every other variant" in output
+    assert "the full grid at equal precision" in output
+    assert sorted(p.name for p in out.iterdir()) == ["run.json", "search.json"]
+    result = json.loads((out / "search.json").read_text())
+    best, other = result["ranking"]
+    assert set(best) >= {"options", "score", "ci", "games"}
+    assert best["options"]["first"] == 0 and best["options"]["ranks"] == 8
+    assert other["significantly_worse"]
+    status, printed, err = run(capsys, [*argv, "--json", "--out", str(tmp_path / "again")])
+    assert status == 0, err
+    assert json.loads(printed) == result
+
+
+def test_several_strengths_are_variants_of_one_study(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["study", "salt_n_pepper", "-o", "ranks=6", "--games", "4", "--json"]
+    lineups = ["--agents", "random:seed=1", "--agents", "random:seed=2", "random:seed=3"]
+    status, out, err = run(capsys, [*argv, *lineups, "--out", str(tmp_path / "s")])
+    assert status == 0, err
+    study = json.loads(out)
+    assert [v["label"] for v in study["variants"]] == [
+        "agents=random:seed=1",
+        "agents=random:seed=2 vs random:seed=3",
+    ]
+    assert study["lineups"] == [
+        ["random:seed=1", "random:seed=1"],
+        ["random:seed=2", "random:seed=3"],
+    ]
+    assert {t["measure"] for t in study["tests"]} >= {"seat_balance", "lead_changes", "plies"}
 
 
 def test_an_out_folder_that_is_a_file_is_refused(
@@ -111,24 +166,46 @@ def _hear_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a terminal's foreground job does
 
 
-def test_ctrl_c_stops_a_study_cleanly_and_saves_nothing(tmp_path: Path) -> None:
+def _wait_for_workers(pid: int, count: int) -> None:
+    """Wait until process ``pid`` has ``count`` children (its worker pool has started)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if not children.exists():
+        pytest.skip("needs Linux's /proc to see the worker processes")
+    deadline = time.monotonic() + 240  # a guard against a hang, not a measurement
+    while len(children.read_text().split()) < count:
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["study", "salta", "--games", "10000000"],
+        ["study", "salta", "--search", "scoring=played,simplified", "--games", "10000000"],
+    ],
+    ids=["study", "search"],
+)
+def test_ctrl_c_stops_a_study_or_search_cleanly_and_saves_nothing(
+    tmp_path: Path, command: list[str]
+) -> None:
     out = tmp_path / "s"
     jobs = ["--jobs", "2", "--out", str(out)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "ludoteca", "study", "salta", "--games", "10000000", *jobs],
+        [sys.executable, "-m", "ludoteca", *command, *jobs],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
         preexec_fn=_hear_ctrl_c,
     )
-    time.sleep(6)  # the workers are playing their first batches
-    os.killpg(process.pid, signal.SIGINT)
     try:
-        output, _ = process.communicate(timeout=30)
+        _wait_for_workers(process.pid, 2)  # the study is under way: its pool is playing
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
     finally:
-        if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):  # nothing of the study may outlive it
             os.killpg(process.pid, signal.SIGKILL)
+        if process.poll() is None:
             process.communicate()
     assert process.returncode == 130, output
     assert "Interrupted after" in output and "nothing was saved" in output

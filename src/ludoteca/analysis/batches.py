@@ -3,7 +3,9 @@
 Studies and tournaments split their games into batches whose seeds are fixed in advance, so the
 results are the same whichever backend runs them and however many workers it has. `run_batches`
 calls ``function`` on every item and returns the results in the items' order; ``on_result`` sees
-each one as it finishes (for progress bars).
+each one as it finishes (for progress bars). A `BatchRunner` keeps its workers (or its Ray
+session) between calls, for work that comes in rounds: a variant search decides what to play next
+from what it has seen, and starting a pool or a Ray session every round would cost seconds each.
 
 Backends:
 
@@ -18,9 +20,12 @@ Backends:
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.pool
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from types import TracebackType
 from typing import Any, TypeVar
 
 from ludoteca.core.errors import LudotecaError
@@ -28,7 +33,6 @@ from ludoteca.core.errors import LudotecaError
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
-_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
 _WAKE_EVERY = 0.2  # seconds: how often a waiting main thread checks for Ctrl+C
 
 
@@ -36,40 +40,74 @@ class ClusterError(LudotecaError):
     """Ray is not installed, or its cluster cannot be reached."""
 
 
-def run_batches(
-    function: Callable[[Item], Result],
-    items: Sequence[Item],
-    *,
-    jobs: int = 1,
-    ray: str | None = None,
-    on_result: Callable[[int, Result], None] | None = None,
-) -> list[Result]:
-    """``[function(item) for item in items]``, computed by the chosen backend.
+class BatchRunner:
+    """One backend (this process, a pool of workers, or Ray) kept up for several `run` calls.
+
+    Use it as a context manager: leaving the ``with`` block stops the workers, and a Ray
+    session that the runner started (one it joined stays up).
 
     Args:
-        function: A module-level function (workers import it by name).
-        items: Its arguments, picklable.
         jobs: Worker processes when ``ray`` is ``None`` (1 works in this process).
         ray: ``None`` for local work; ``""`` for a local Ray; else a Ray cluster's address.
-        on_result: Called with ``(index, result)`` as each result comes in.
-
-    Raises:
-        ClusterError: Ray was asked for and is not installed or cannot be reached.
     """
-    report = on_result or (lambda index, result: None)
-    if ray is not None:
-        return _on_ray(function, items, ray, report)
-    results: list[Any] = [None] * len(items)
-    if jobs <= 1 or len(items) <= 1:
-        for index, item in enumerate(items):
-            results[index] = function(item)
-            report(index, results[index])
-        return results
-    pool = multiprocessing.Pool(
-        min(jobs, len(items)), initializer=signal.signal, initargs=_IGNORE_SIGINT
-    )
-    try:
-        pending = [pool.apply_async(function, (item,)) for item in items]
+
+    def __init__(self, *, jobs: int = 1, ray: str | None = None) -> None:
+        self.jobs = jobs
+        self.ray_address = ray
+        self._pool: multiprocessing.pool.Pool | None = None
+        self._ray: Any = None
+        self._ray_started_here = False
+
+    def __enter__(self) -> BatchRunner:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers at once, and the Ray session if this runner started it."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+        if self._ray is not None and self._ray_started_here:
+            self._ray.shutdown()
+        self._ray = None
+
+    def run(
+        self,
+        function: Callable[[Item], Result],
+        items: Sequence[Item],
+        on_result: Callable[[int, Result], None] | None = None,
+    ) -> list[Result]:
+        """``[function(item) for item in items]``, computed by this runner's backend.
+
+        Args:
+            function: A module-level function (workers import it by name).
+            items: Its arguments, picklable.
+            on_result: Called with ``(index, result)`` as each result comes in.
+
+        Raises:
+            ClusterError: Ray was asked for and is not installed or cannot be reached.
+        """
+        report = on_result or (lambda index, result: None)
+        if self.ray_address is not None:
+            return self._on_ray(function, items, report)
+        results: list[Any] = [None] * len(items)
+        if self.jobs <= 1 or (len(items) <= 1 and self._pool is None):
+            for index, item in enumerate(items):
+                results[index] = function(item)
+                report(index, results[index])
+            return results
+        if self._pool is None:
+            with _ctrl_c_held():
+                self._pool = multiprocessing.Pool(self.jobs, initializer=_start_worker)
+        pending = [self._pool.apply_async(function, (item,)) for item in items]
         waiting = set(range(len(items)))
         while waiting:
             for index in sorted(waiting):
@@ -80,50 +118,99 @@ def run_batches(
                     report(index, results[index])
             if waiting:
                 pending[min(waiting)].wait(_WAKE_EVERY)
-        pool.close()
+        return results
+
+    def _on_ray(
+        self,
+        function: Callable[[Item], Result],
+        items: Sequence[Item],
+        report: Callable[[int, Result], None],
+    ) -> list[Result]:
+        if self._ray is None:
+            ray = import_ray()
+            self._ray_started_here = not ray.is_initialized()
+            if self._ray_started_here:
+                address = self.ray_address
+                try:
+                    ray.init(
+                        address=address or None,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        configure_logging=False,
+                    )
+                except (ConnectionError, ValueError, RuntimeError) as error:
+                    where = address or "a local Ray"
+                    raise ClusterError(f"could not start or join {where}: {error}") from error
+            self._ray = ray
+        ray = self._ray
+        remote = ray.remote(function)
+        futures = [remote.remote(item) for item in items]
+        index_of = {future: index for index, future in enumerate(futures)}
+        results: list[Any] = [None] * len(items)
+        waiting = list(futures)
+        try:
+            while waiting:
+                done, waiting = ray.wait(waiting, num_returns=1, timeout=_WAKE_EVERY)
+                for future in done:
+                    index = index_of[future]
+                    results[index] = ray.get(future)
+                    report(index, results[index])
+        finally:
+            for future in waiting:
+                ray.cancel(future, force=True)
+        return results
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold a Ctrl+C back while worker processes start, and raise it once they have started.
+
+    A Ctrl+C that interrupted the pool half-built would leave its workers running. This thread
+    blocks the signal, so that the workers inherit the block and drop it only once they ignore
+    Ctrl+C (`_start_worker`); one that the system hands to another thread of this process
+    meanwhile (a progress bar's, say) is noted rather than raised. Either way it is raised here
+    as soon as the pool stands.
+    """
+    heard: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda number, frame: heard.append(number))
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    blocking = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else set()
+    try:
+        yield
     finally:
-        pool.terminate()
-        pool.join()
-    return results
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl+C is noted now
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+    if heard:
+        raise KeyboardInterrupt
 
 
-def _on_ray(
+def _start_worker() -> None:
+    """A worker ignores Ctrl+C (the main process stops it), then stops holding it back."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def run_batches(
     function: Callable[[Item], Result],
     items: Sequence[Item],
-    address: str,
-    report: Callable[[int, Result], None],
+    *,
+    jobs: int = 1,
+    ray: str | None = None,
+    on_result: Callable[[int, Result], None] | None = None,
 ) -> list[Result]:
-    ray = import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        try:
-            ray.init(
-                address=address or None,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-        except (ConnectionError, ValueError, RuntimeError) as error:
-            where = address or "a local Ray"
-            raise ClusterError(f"could not start or join {where}: {error}") from error
-    remote = ray.remote(function)
-    futures = [remote.remote(item) for item in items]
-    index_of = {future: index for index, future in enumerate(futures)}
-    results: list[Any] = [None] * len(items)
-    waiting = list(futures)
-    try:
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1, timeout=_WAKE_EVERY)
-            for future in done:
-                index = index_of[future]
-                results[index] = ray.get(future)
-                report(index, results[index])
-    finally:
-        for future in waiting:
-            ray.cancel(future, force=True)
-        if started_here:
-            ray.shutdown()
-    return results
+    """``[function(item) for item in items]``, computed by the chosen backend (see `BatchRunner`).
+
+    Raises:
+        ClusterError: Ray was asked for and is not installed or cannot be reached.
+    """
+    with BatchRunner(jobs=min(jobs, max(1, len(items))), ray=ray) as runner:
+        return runner.run(function, items, on_result)
 
 
 def import_ray() -> Any:

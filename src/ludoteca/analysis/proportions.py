@@ -6,6 +6,9 @@
 * `two_proportion_test`: the two-sided z test with the pooled rate under the null hypothesis
   ``p1 == p2`` (the same p-value as Pearson's chi-squared test of the 2x2 table without a
   continuity correction).
+* `one_proportion_test`: a rate against a fixed value (50 % for seat balance): the score test,
+  ``z = (p - p0) / sqrt(p0 (1 - p0) / n)``, whose 95 % acceptance region is exactly the Wilson
+  interval: the interval excludes ``p0`` just when the test finds a difference at the 5 % level.
 * `holm_adjust`: Holm's step-down adjustment of p-values for several comparisons at once; it
   keeps the chance of any false alarm among them at most the level, like Bonferroni's, while
   flagging more true differences.
@@ -56,6 +59,24 @@ def difference_interval(x1: int, n1: int, x2: int, n2: int, z: float = Z_95) -> 
     below = math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     above = math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (max(-1.0, p1 - p2 - below), min(1.0, p1 - p2 + above))
+
+
+def one_proportion_test(x: int, n: int, p0: float = 0.5) -> Comparison:
+    """The rate ``x / n`` against ``p0``: the difference, its Wilson interval and the score test.
+
+    ``low`` and ``high`` bound the difference ``x / n - p0`` (the Wilson interval of the rate,
+    shifted by ``p0``).
+
+    >>> result = one_proportion_test(60, 100)
+    >>> round(result.z, 3), round(result.p_value, 4)
+    (2.0, 0.0455)
+    """
+    if n <= 0:
+        return Comparison(0.0, -p0, 1 - p0, 0.0, 1.0)
+    low, high = wilson_interval(x, n)
+    rate = x / n
+    z = (rate - p0) / math.sqrt(p0 * (1 - p0) / n)
+    return Comparison(rate - p0, low - p0, high - p0, z, math.erfc(abs(z) / math.sqrt(2)))
 
 
 def two_proportion_test(x1: int, n1: int, x2: int, n2: int) -> Comparison:

@@ -1,122 +1,96 @@
 """Balance studies: many games of each variant of a game, and what they say about its rules.
 
-A study plays ``games`` games of every variant (one per combination of the ``--vary`` values)
-with the same agents, then summarises each variant (`ludoteca.analysis.study_summary`) and
-compares it with a baseline.
+A study plays ``games`` games of every variant, then summarises each variant
+(`ludoteca.analysis.study_summary`) and tests every measure against a baseline
+(`ludoteca.analysis.study_measures`). A variant is one combination of the ``--vary`` values
+played by one lineup of agents; several lineups (``--agents level:1 --agents level:3``) make a
+study of balance at several strengths.
 
 **Batches and seeds.** Each variant's games are split into batches of a fixed size
 (`RANDOM_BATCH` games for random play, `AGENT_BATCH` with agents). A batch's seed is derived
 from the study's seed, the variant's number and the batch's number only (`batch_seed`), and the
 results are put back in batch order, so a study gives identical numbers whether it runs in one
-process, in N worker processes or on a Ray cluster of any size.
-
-**Random play** (the default, ``random`` for every seat) runs inside each game's compiled
-kernels: one call per batch returns per-game arrays (`random_batch`). **Agent play** plays each
-game through the public API with agents built from their specs (`agent_batch`), and also
-follows the game's own evaluation after every decision, for the lead changes and the
-decisiveness of the game.
+process, in N worker processes or on a Ray cluster of any size. No two batches of a study share
+a seed (`SeedBook`): the variants' games are independent samples, as the tests assume.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ludoteca.ai.agents import AgentError
-from ludoteca.ai.evaluation import evaluator_for
 from ludoteca.ai.specs import agent_from_spec
-from ludoteca.analysis.batches import batch_sizes, run_batches
-from ludoteca.core.array_state import KernelGame
-from ludoteca.core.chance import sample_outcome
-from ludoteca.core.errors import InvalidOptionError, LudotecaError
+from ludoteca.analysis.batches import BatchRunner, batch_sizes
+from ludoteca.analysis.study_games import (
+    AGENT_BATCH,
+    COLUMNS,
+    NO_WINNER,
+    RANDOM_BATCH,
+    Batch,
+    GameTable,
+    StudyError,
+    is_random_play,
+    lead_measures,
+    play_batch,
+)
+from ludoteca.core.errors import InvalidOptionError
 from ludoteca.core.game import Game
 from ludoteca.core.options import parse_option_assignments
-from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import make
 
-RANDOM_BATCH = 5_000  # games per batch of random play (kernels)
-AGENT_BATCH = 4  # games per batch of agent play
-CURVE_BINS = 200  # decision indices of the legal-move curve; the last bin takes the rest
+__all__ = [
+    "AGENT_BATCH",
+    "COLUMNS",
+    "MAX_GAMES",
+    "NO_WINNER",
+    "RANDOM_BATCH",
+    "Batch",
+    "GameTable",
+    "SeedBook",
+    "StudyError",
+    "StudyPlan",
+    "Variant",
+    "batch_seed",
+    "lead_measures",
+    "parse_vary",
+    "plan_study",
+    "plan_variants",
+    "run_study",
+]
+
 MAX_GAMES = 100_000_000
-NO_WINNER = -1
-SAFEGUARD_PREFIX = "engine safeguard"
-
-#: Per-game columns, in the order of the CSV file.
-COLUMNS = (
-    "plies",
-    "decisions",
-    "turns",
-    "legal_moves",
-    "winner",
-    "safeguard",
-    "first_mover",
-    "lead_changes",
-    "decided_at",
-)
-
-
-class StudyError(LudotecaError):
-    """A study was asked for with a bad game, option, variation, agent or number."""
+SEED_BITS = 31  # the kernels seed numba's generator with a 32-bit number; we keep it positive
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One variant of the study: every option of the game, and the ones the study varies.
+    """One variant of the study: every option of the game, what the study varies, who plays.
 
     Attributes:
         options: Every option with its value, as `Game.options` gives them.
-        varied: The options set by ``--vary``, name to value, in the order given.
+        varied: The options set by ``--vary`` (or ``--search``), name to value, in the order
+            given; ``agents`` is among them when the study has several lineups.
+        agents: One agent spec per seat.
     """
 
     options: dict[str, Any]
     varied: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """One batch of games: what a worker needs to play them (picklable)."""
-
-    variant: int
-    number: int
-    first_game: int
-    count: int
-    game_id: str
-    options: dict[str, Any]
     agents: tuple[str, ...]
-    seed: int
-
-
-@dataclass(slots=True)
-class GameTable:
-    """Per-game results as numpy arrays (one entry per game), plus the legal-move curve.
-
-    ``lead_changes`` is -1 and ``decided_at`` NaN where not measured (random play, solitaires,
-    games without an evaluation, drawn games for ``decided_at``).
-    """
-
-    columns: dict[str, npt.NDArray[Any]]
-    curve_sum: npt.NDArray[np.int64]
-    curve_count: npt.NDArray[np.int64]
 
     @property
-    def games(self) -> int:
-        """How many games the table holds."""
-        return int(self.columns["plies"].size)
+    def random_play(self) -> bool:
+        """Whether every seat plays uniformly at random (the compiled path)."""
+        return is_random_play(self.agents)
 
-    @staticmethod
-    def join(tables: Sequence[GameTable]) -> GameTable:
-        """One table holding the games of ``tables`` in order."""
-        return GameTable(
-            columns={name: np.concatenate([t.columns[name] for t in tables]) for name in COLUMNS},
-            curve_sum=np.sum([t.curve_sum for t in tables], axis=0, dtype=np.int64),
-            curve_count=np.sum([t.curve_count for t in tables], axis=0, dtype=np.int64),
-        )
+    @property
+    def batch_size(self) -> int:
+        """Games per batch: large in the kernels, small for agents (so workers share them)."""
+        return RANDOM_BATCH if self.random_play else AGENT_BATCH
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,34 +99,125 @@ class StudyPlan:
 
     game_id: str
     variants: tuple[Variant, ...]
-    agents: tuple[str, ...]
+    lineups: tuple[tuple[str, ...], ...]
     games: int
     seed: int
     baseline: int = 0
     batches: tuple[Batch, ...] = field(default=(), repr=False)
 
-    @property
-    def random_play(self) -> bool:
-        """Whether every seat plays uniformly at random (the compiled path)."""
-        return all(spec == "random" for spec in self.agents)
+
+class SeedBook:
+    """Hands out batch seeds that no other batch of the same study or search has.
+
+    A batch's seed is `batch_seed` of (study seed, variant, batch); in the rare case that two
+    batches draw the same 31-bit number, the later one (in the order they are asked for, which
+    the plan fixes) draws again with an attempt number added, so the seeds stay fixed by the
+    plan and still never repeat.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._given: dict[tuple[int, int], int] = {}
+        self._taken: set[int] = set()
+
+    def seed_for(self, variant: int, batch: int) -> int:
+        """The seed of ``batch`` of ``variant`` (the same number every time it is asked)."""
+        key = (variant, batch)
+        if key not in self._given:
+            attempt = 0
+            value = batch_seed(self.seed, variant, batch)
+            while value in self._taken:
+                attempt += 1
+                value = batch_seed(self.seed, variant, batch, attempt)
+            self._given[key] = value
+            self._taken.add(value)
+        return self._given[key]
 
 
-def parse_vary(texts: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """Read ``--vary NAME=V1,V2,...`` items.
+def batch_seed(seed: int, variant: int, batch: int, attempt: int = 0) -> int:
+    """A 31-bit number drawn from (study seed, variant, batch), by numpy's `SeedSequence`."""
+    entropy = [seed, variant, batch] + ([attempt] if attempt else [])
+    state = np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint32)
+    return int(state[0]) >> (32 - SEED_BITS)
+
+
+def parse_vary(texts: Sequence[str], flag: str = "--vary") -> list[tuple[str, list[str]]]:
+    """Read ``NAME=V1,V2,...`` items (of ``--vary`` or ``--search``).
 
     Raises:
-        StudyError: An item is not of that form, or an option is varied twice.
+        StudyError: An item is not of that form, or an option is named twice.
     """
     result: list[tuple[str, list[str]]] = []
     for text in texts:
         name, sep, values_text = text.partition("=")
         values = [value.strip() for value in values_text.split(",") if value.strip()]
         if not sep or not name.strip() or not values:
-            raise StudyError(f"--vary {text!r} is not of the form NAME=V1,V2,...")
+            raise StudyError(f"{flag} {text!r} is not of the form NAME=V1,V2,...")
         if name.strip() in [n for n, _ in result]:
-            raise StudyError(f"--vary names {name.strip()!r} twice; give all its values once")
+            raise StudyError(f"{flag} names {name.strip()!r} twice; give all its values once")
         result.append((name.strip(), values))
     return result
+
+
+def plan_variants(
+    game_id: str,
+    *,
+    options: Sequence[str] = (),
+    vary: Sequence[str] = (),
+    lineups: Sequence[Sequence[str]] = (("random",),),
+    flag: str = "--vary",
+) -> tuple[list[Variant], tuple[tuple[str, ...], ...]]:
+    """Check the options, variations and lineups, and list the variants they make.
+
+    Returns:
+        The variants (option combinations in the order given, each lineup within one), and the
+        lineups with one spec per seat.
+
+    Raises:
+        LudotecaError: An unknown game, option or agent, or a bad value (the message lists what
+            is accepted).
+    """
+    shared = parse_option_assignments(list(options))
+    varied = parse_vary(vary, flag)
+    for name, _ in varied:
+        if name in shared:
+            raise StudyError(f"option {name!r} is given with -o and varied; use one of them")
+    names = [name for name, _ in varied]
+    games: list[tuple[Game, dict[str, Any]]] = []
+    for combination in itertools.product(*[values for _, values in varied]):
+        game = make(game_id, **shared, **dict(zip(names, combination, strict=True)))
+        games.append((game, {name: game.options[name] for name in names}))
+    keys = [repr(sorted(game.options.items())) for game, _ in games]
+    if len(set(keys)) != len(keys):
+        raise InvalidOptionError(f"{flag} gives the same variant twice; give each value once")
+    full_lineups = tuple(_lineup(games[0][0], lineup) for lineup in lineups or (("random",),))
+    if len(set(full_lineups)) != len(full_lineups):
+        raise AgentError("--agents gives the same lineup twice; give each one once")
+    variants = []
+    for game, chosen in games:
+        for lineup in full_lineups:
+            shown = {**chosen, "agents": _lineup_text(lineup)} if len(full_lineups) > 1 else chosen
+            variants.append(Variant(options=game.options, varied=shown, agents=lineup))
+    return variants, full_lineups
+
+
+def _lineup(game: Game, specs: Sequence[str]) -> tuple[str, ...]:
+    """One spec per seat, checked: ``specs`` has one for each seat, or one for all."""
+    lineup = tuple(spec.strip() for spec in specs) or ("random",)
+    if len(lineup) == 1:
+        lineup = lineup * game.num_players
+    if len(lineup) != game.num_players:
+        raise AgentError(
+            f"{game.name} has {game.num_players} seat(s): give one agent spec for every seat "
+            f"or one for all; got {len(lineup)}"
+        )
+    for spec in set(lineup):
+        agent_from_spec(spec, game, seed=0)  # a bad spec fails now, not in a worker
+    return lineup
+
+
+def _lineup_text(lineup: tuple[str, ...]) -> str:
+    return lineup[0] if len(set(lineup)) == 1 else " vs ".join(lineup)
 
 
 def plan_study(
@@ -160,7 +225,7 @@ def plan_study(
     *,
     options: Sequence[str] = (),
     vary: Sequence[str] = (),
-    agents: Sequence[str] = ("random",),
+    lineups: Sequence[Sequence[str]] = (("random",),),
     games: int = 1000,
     seed: int = 0,
     baseline: int = 0,
@@ -171,7 +236,8 @@ def plan_study(
         game_id: The game.
         options: ``NAME=VALUE`` options shared by every variant.
         vary: ``NAME=V1,V2,...`` items; one variant per combination of their values.
-        agents: One agent spec per seat, or one for every seat.
+        lineups: Who plays: each lineup is one agent spec per seat, or one for every seat (that
+            agent playing itself); several lineups make a variant of each.
         games: Games per variant.
         seed: The study's seed (at least 0).
         baseline: The variant the others are compared with (its number, from 0).
@@ -180,59 +246,22 @@ def plan_study(
         LudotecaError: An unknown game, option or agent, a bad value (the message lists what is
             accepted), or a number out of range.
     """
-    if not 1 <= games <= MAX_GAMES:
-        raise StudyError(f"--games must be from 1 to {MAX_GAMES:,}; got {games}")
-    if seed < 0:
-        raise StudyError(f"--seed must be 0 or more; got {seed}")
-    shared = parse_option_assignments(list(options))
-    varied = parse_vary(vary)
-    for name, _ in varied:
-        if name in shared:
-            raise StudyError(f"option {name!r} is given with -o and varied; use one of them")
-    names = [name for name, _ in varied]
-    variants: list[Variant] = []
-    for combination in itertools.product(*[values for _, values in varied]):
-        game = make(game_id, **shared, **dict(zip(names, combination, strict=True)))
-        chosen = {name: game.options[name] for name in names}
-        variants.append(Variant(options=game.options, varied=chosen))
-    keys = [tuple(sorted(v.options.items(), key=lambda kv: kv[0])) for v in variants]
-    if len(set(map(repr, keys))) != len(keys):
-        raise InvalidOptionError("--vary gives the same variant twice; give each value once")
+    check_games_and_seed(games, seed)
+    variants, full_lineups = plan_variants(game_id, options=options, vary=vary, lineups=lineups)
     if not 0 <= baseline < len(variants):
         raise StudyError(f"--baseline must be from 1 to {len(variants)}; got {baseline + 1}")
-    game = make(game_id, **variants[0].options)
-    specs = tuple(spec.strip() for spec in agents) or ("random",)
-    if len(specs) == 1:
-        specs = specs * game.num_players
-    if len(specs) != game.num_players:
-        raise AgentError(
-            f"{game.name} has {game.num_players} seat(s): give one agent spec for every seat "
-            f"or one for all; got {len(specs)}"
-        )
-    for spec in set(specs):
-        agent_from_spec(spec, game, seed=0)  # a bad spec fails now, not in a worker
-    size = RANDOM_BATCH if all(spec == "random" for spec in specs) else AGENT_BATCH
+    resolved = make(game_id, **variants[0].options).id
+    book = SeedBook(seed)
     batches = []
     for index, variant in enumerate(variants):
         first = 0
-        for number, count in enumerate(batch_sizes(games, size)):
-            batches.append(
-                Batch(
-                    variant=index,
-                    number=number,
-                    first_game=first,
-                    count=count,
-                    game_id=game.id,
-                    options=variant.options,
-                    agents=specs,
-                    seed=batch_seed(seed, index, number),
-                )
-            )
+        for number, count in enumerate(batch_sizes(games, variant.batch_size)):
+            batches.append(variant_batch(resolved, index, variant, number, first, count, book))
             first += count
     return StudyPlan(
-        game_id=game.id,
+        game_id=resolved,
         variants=tuple(variants),
-        agents=specs,
+        lineups=full_lineups,
         games=games,
         seed=seed,
         baseline=baseline,
@@ -240,10 +269,32 @@ def plan_study(
     )
 
 
-def batch_seed(seed: int, variant: int, batch: int) -> int:
-    """The seed of one batch: a 31-bit number drawn from (study seed, variant, batch)."""
-    state = np.random.SeedSequence([seed, variant, batch]).generate_state(1, dtype=np.uint32)
-    return int(state[0]) >> 1
+def check_games_and_seed(games: int, seed: int) -> None:
+    """Refuse a number of games or a seed out of range.
+
+    Raises:
+        StudyError: ``games`` is not from 1 to `MAX_GAMES`, or ``seed`` is negative.
+    """
+    if not 1 <= games <= MAX_GAMES:
+        raise StudyError(f"--games must be from 1 to {MAX_GAMES:,}; got {games}")
+    if seed < 0:
+        raise StudyError(f"--seed must be 0 or more; got {seed}")
+
+
+def variant_batch(
+    game_id: str, index: int, variant: Variant, number: int, first: int, count: int, book: SeedBook
+) -> Batch:
+    """Batch ``number`` of variant ``index``: ``count`` games from game ``first`` on."""
+    return Batch(
+        variant=index,
+        number=number,
+        first_game=first,
+        count=count,
+        game_id=game_id,
+        options=variant.options,
+        agents=variant.agents,
+        seed=book.seed_for(index, number),
+    )
 
 
 def run_study(
@@ -266,158 +317,9 @@ def run_study(
         if progress is not None:
             progress(plan.batches[index])
 
-    tables = run_batches(play_batch, plan.batches, jobs=jobs, ray=ray, on_result=report)
+    with BatchRunner(jobs=min(jobs, max(1, len(plan.batches))), ray=ray) as runner:
+        tables = runner.run(play_batch, plan.batches, report)
     return [
         GameTable.join([t for b, t in zip(plan.batches, tables, strict=True) if b.variant == i])
         for i in range(len(plan.variants))
     ]
-
-
-def play_batch(batch: Batch) -> GameTable:
-    """Play one batch: in the kernels for random play, else through the agents."""
-    game = make(batch.game_id, **batch.options)
-    if all(spec == "random" for spec in batch.agents):
-        return random_batch(game, batch.count, batch.seed)
-    return agent_batch(game, batch.agents, batch.count, batch.seed)
-
-
-def random_batch(game: Game, count: int, seed: int) -> GameTable:
-    """``count`` uniformly random games played inside the compiled kernels."""
-    if not isinstance(game, KernelGame):
-        raise StudyError(f"{game.name} has no compiled kernels for random play; give --agents")
-    records = game.playout_records(count, seed)
-    columns: dict[str, npt.NDArray[Any]] = {
-        "plies": np.asarray(records.plies, dtype=np.int64),
-        "decisions": np.asarray(records.decisions, dtype=np.int64),
-        "turns": np.asarray(records.turns, dtype=np.int64),
-        "legal_moves": np.asarray(records.legal_moves, dtype=np.int64),
-        "winner": np.asarray(records.winner, dtype=np.int64),
-        "safeguard": np.asarray(records.safeguard, dtype=np.bool_),
-        "first_mover": np.asarray(records.first_mover, dtype=np.int64),
-        "lead_changes": np.full(count, -1, dtype=np.int64),
-        "decided_at": np.full(count, np.nan),
-    }
-    curve_sum, curve_count = _rebin(
-        np.asarray(records.legal_curve_sum, dtype=np.int64),
-        np.asarray(records.legal_curve_count, dtype=np.int64),
-    )
-    return GameTable(columns, curve_sum, curve_count)
-
-
-def _rebin(
-    sums: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """A curve of any length on `CURVE_BINS` bins (the last one takes the rest)."""
-    curve_sum = np.zeros(CURVE_BINS, dtype=np.int64)
-    curve_count = np.zeros(CURVE_BINS, dtype=np.int64)
-    used = min(CURVE_BINS - 1, sums.size)
-    curve_sum[:used] = sums[:used]
-    curve_count[:used] = counts[:used]
-    curve_sum[CURVE_BINS - 1] += sums[used:].sum()
-    curve_count[CURVE_BINS - 1] += counts[used:].sum()
-    return curve_sum, curve_count
-
-
-def agent_batch(game: Game, specs: Sequence[str], count: int, seed: int) -> GameTable:
-    """``count`` games between agents built from ``specs``, played through the public API.
-
-    Game ``k`` of the batch is seeded with ``seed * AGENT_BATCH + k``: its chance outcomes and
-    every agent's generator (seat ``p`` gets ``game_seed * 7919 + p``, as in tournaments).
-    """
-    evaluate = evaluator_for(game) if game.num_players == 2 else None
-    rows: dict[str, list[Any]] = {name: [] for name in COLUMNS}
-    curve_sum = np.zeros(CURVE_BINS, dtype=np.int64)
-    curve_count = np.zeros(CURVE_BINS, dtype=np.int64)
-    for k in range(count):
-        game_seed = seed * AGENT_BATCH + k
-        agents = [
-            agent_from_spec(spec, game, seed=game_seed * 7919 + seat)
-            for seat, spec in enumerate(specs)
-        ]
-        rng = random.Random(game_seed)
-        state = game.initial_state()
-        plies = decisions = turns = legal_total = 0
-        first_mover = previous = NO_WINNER
-        leaders: list[int] = []
-        while not state.is_over:
-            to_move = state.to_move
-            if to_move == CHANCE:
-                move = sample_outcome(state, rng)
-                previous = CHANCE
-            else:
-                assert to_move is not None
-                legal = len(state.legal_moves())
-                bin_index = min(decisions, CURVE_BINS - 1)
-                curve_sum[bin_index] += legal
-                curve_count[bin_index] += 1
-                legal_total += legal
-                if first_mover == NO_WINNER:
-                    first_mover = to_move
-                if to_move != previous:
-                    turns += 1
-                previous = to_move
-                decisions += 1
-                move = agents[to_move].choose(state)
-            state = state.apply(move)
-            plies += 1
-            if evaluate is not None and to_move != CHANCE and not state.is_over:
-                values = evaluate(state)
-                leaders.append(0 if values[0] > values[1] else 1 if values[1] > values[0] else -1)
-        outcome = state.outcome
-        assert outcome is not None
-        if isinstance(getattr(state, "turn", None), int):  # the game numbers its turns itself
-            turns = state.turn - game.initial_state().turn  # type: ignore[attr-defined]
-        winner = NO_WINNER if outcome.winner is None else outcome.winner
-        changes, decided = lead_measures(leaders, winner) if evaluate else (-1, float("nan"))
-        for name, value in (
-            ("plies", plies),
-            ("decisions", decisions),
-            ("turns", turns),
-            ("legal_moves", legal_total),
-            ("winner", winner),
-            ("safeguard", outcome.reason.startswith(SAFEGUARD_PREFIX)),
-            ("first_mover", first_mover),
-            ("lead_changes", changes),
-            ("decided_at", decided),
-        ):
-            rows[name].append(value)
-    columns = {
-        name: np.array(values, dtype=_dtype(name)).reshape(-1) for name, values in rows.items()
-    }
-    return GameTable(columns, curve_sum, curve_count)
-
-
-def lead_measures(leaders: Sequence[int], winner: int) -> tuple[int, float]:
-    """Lead changes and the decisive point of one game, from the leader after each decision.
-
-    ``leaders[i]`` is the seat ahead by the game's evaluation after decision ``i`` (-1: level).
-    A lead change is the lead passing from one seat to the other (level positions in between do
-    not count). The decisive point is the share of the game's decisions played before the
-    eventual winner went ahead for good (a level position after it
-    led counts as not ahead): 0 when it led from the first move on, near 1 when
-    it only came ahead at the end; NaN for a game without a winner.
-
-    >>> lead_measures([0, 0, 1, -1, 1, 1], winner=1)
-    (1, 0.6666666666666666)
-    """
-    changes = 0
-    last = -1
-    for leader in leaders:
-        if leader >= 0:
-            if last >= 0 and leader != last:
-                changes += 1
-            last = leader
-    if winner < 0:
-        return changes, float("nan")
-    since = len(leaders)
-    while since > 0 and leaders[since - 1] == winner:
-        since -= 1
-    return changes, since / len(leaders) if leaders else 0.0
-
-
-def _dtype(name: str) -> Any:
-    if name == "safeguard":
-        return np.bool_
-    if name == "decided_at":
-        return np.float64
-    return np.int64

@@ -1,4 +1,4 @@
-"""Writing a study's files: ``study.json``, ``games.csv`` and ``report.html``.
+"""Writing a study's files: ``study.json``, ``games.csv``, ``report.html`` (and JSON files).
 
 Each file is written to a temporary name in the output folder and then renamed, so a folder
 never holds half a file. ``study.json`` holds the numbers only (identical for a given seed
@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import tempfile
 from collections.abc import Sequence
@@ -33,10 +34,29 @@ def write_study(
         OSError: The folder or a file cannot be written.
     """
     out.mkdir(parents=True, exist_ok=True)
-    _write(out / "study.json", json.dumps(study, indent=1) + "\n")
-    _write(out / "run.json", json.dumps(run, indent=1) + "\n")
+    write_json(out / "study.json", study)
+    write_json(out / "run.json", run)
     _write(out / "games.csv", games_csv([v["label"] for v in study["variants"]], tables))
     _write(out / "report.html", render_report(study, run))
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON, atomically; a NaN (a number the games could not give) is null.
+
+    Raises:
+        OSError: The file cannot be written.
+    """
+    _write(path, json.dumps(_finite(data), indent=1, allow_nan=False) + "\n")
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(value) for value in data]
+    return data
 
 
 def games_csv(labels: Sequence[str], tables: Sequence[GameTable]) -> str:

@@ -1,24 +1,19 @@
-"""A study's HTML report: one self-contained file with tables and matplotlib plots as inline SVG.
+"""A study's HTML report: one self-contained page with tables and a plot per measure.
 
 It reads only the study's dictionary (`ludoteca.analysis.study_summary.summarise`) and how it
-ran, so a report can be rebuilt from ``study.json`` and ``run.json`` alone
-(`render_report`). Matplotlib is imported when a report is drawn, not with the command line:
-every ``ludoteca`` command starts faster for it.
+ran, so a report can be rebuilt from ``study.json`` and ``run.json`` alone (`render_report`).
+The page opens with the findings in plain words (`ludoteca.analysis.study_findings`), then the
+numbers per variant, every test with its verdict, the plots (`ludoteca.analysis.study_plots`)
+and how to reproduce the study.
 """
 
 from __future__ import annotations
 
 import html
-import io
-import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-
-PALETTE = ("#2b6cb0", "#dd6b20", "#2f855a", "#b83280", "#6b46c1", "#c05621", "#2c7a7b", "#744210")
-SEAT_COLOURS = ("#2b6cb0", "#dd6b20", "#718096")  # seat 0, seat 1, draws
+from ludoteca.analysis.study_measures import measure_name
+from ludoteca.analysis.study_plots import figure_svg, plots
 
 _STYLE = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a202c;
@@ -36,7 +31,9 @@ th,td{padding:6px 9px;border-bottom:1px solid #e2e8f0;text-align:right;white-spa
  vertical-align:top}
 th{background:#f7fafc;font-weight:600;color:#4a5568}
 td:first-child,th:first-child{text-align:left;white-space:normal;min-width:130px}
+td.what{text-align:left;white-space:normal}
 tr.base td{background:#fffbea}
+tr.flag td{background:#fff5f5}
 .ci{color:#718096;font-size:11.5px;display:block;line-height:1.2}
 .wide{overflow-x:auto}
 .sig{color:#9b2c2c;font-weight:600}
@@ -48,6 +45,10 @@ tr.base td{background:#fffbea}
 .plots figure{margin:0}
 .plots svg{width:100%;height:auto}
 figcaption{font-size:13px;color:#4a5568;margin-top:4px}
+ul.findings{margin:0;padding-left:20px}
+ul.findings li{margin:4px 0}
+li.seat_imbalance,li.first_move_advantage{color:#9b2c2c}
+li.played{color:#4a5568}
 code,pre{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}
 pre{background:#1f2937;color:#e2e8f0;padding:12px 14px;border-radius:8px;overflow-x:auto}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
@@ -57,29 +58,28 @@ dt{color:#4a5568}dd{margin:0}
 
 def render_report(study: dict[str, Any], run: dict[str, Any]) -> str:
     """The report of ``study`` as one HTML page (plots inline, no outside files)."""
-    solitaire = len(study["players"]) == 1
+    agents = " · ".join(
+        f"{lineup[0]} on every seat" if len(set(lineup)) == 1 else " vs ".join(lineup)
+        for lineup in study["lineups"]
+    )
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         f"<title>{_e(study['name'])} study</title><style>{_STYLE}</style></head><body>",
         "<header><div class=inner>",
         f"<h1>{_e(study['name'])}: a balance study</h1>",
         f"<p>{len(study['variants'])} variant(s) × {study['games_per_variant']:,} games · agents "
-        f"{_e(' vs '.join(study['agents']))} · seed {study['seed']}</p>",
+        f"{_e(agents)} · seed {study['seed']}</p>",
         "</div></header><main>",
+        _section("In short", _findings(study)),
         _cards(study, run),
         _section("Results per variant", _variant_table(study)),
+        _section("Every test", _test_table(study)),
     ]
-    if study["comparisons"]:
-        parts.append(_section("Does the variant change the balance?", _comparison_table(study)))
-    plots = [
-        _figure(_plot_first_player, study, _first_player_caption(study)),
-        _figure(_plot_outcomes, study, "Share of games won by each seat (draws in grey)."),
-        _figure(_plot_lengths, study, "Game length in plies (chance outcomes included)."),
-        _figure(_plot_legal_curve, study, _curve_caption(study)),
+    figures = [
+        f"<figure>{figure_svg(plot, study)}<figcaption>{_e(caption)}</figcaption></figure>"
+        for plot, caption in plots(study)
     ]
-    if solitaire:
-        plots.pop(1)
-    parts.append(_section("Plots", "<div class=plots>" + "".join(plots) + "</div>"))
+    parts.append(_section("Plots", "<div class=plots>" + "".join(figures) + "</div>"))
     parts.append(_section("Game length and choices", _length_table(study)))
     parts.append(_section("Reproduce", _reproduce(study, run)))
     parts.append("</main></body></html>")
@@ -94,12 +94,21 @@ def _section(title: str, body: str) -> str:
     return f"<section><h2>{_e(title)}</h2>{body}</section>"
 
 
-def _pct(value: float) -> str:
-    return f"{value:.1%}"
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"
 
 
-def _ci(interval: list[float]) -> str:
+def _ci(interval: list[float] | None) -> str:
+    if interval is None:
+        return ""
     return f"<span class=ci>{interval[0]:.1%}–{interval[1]:.1%}</span>"
+
+
+def _findings(study: dict[str, Any]) -> str:
+    items = "".join(
+        f"<li class={_e(item['kind'])}>{_e(item['text'])}</li>" for item in study["findings"]
+    )
+    return f"<ul class=findings>{items}</ul>"
 
 
 def _cards(study: dict[str, Any], run: dict[str, Any]) -> str:
@@ -109,7 +118,7 @@ def _cards(study: dict[str, Any], run: dict[str, Any]) -> str:
         ("games played", f"{total:,}"),
         ("wall time", f"{run['wall_seconds']:.1f} s"),
         ("games per second", "–" if not rate else f"{rate:,.0f}" if rate >= 10 else f"{rate:.2f}"),
-        ("significant changes", str(sum(c["significant"] for c in study["comparisons"]))),
+        ("significant findings", str(sum(t["significant"] for t in study["tests"]))),
     ]
     body = "".join(f"<div class=card><b>{_e(v)}</b>{_e(k)}</div>" for k, v in cards)
     return f"<section><div class=cards>{body}</div></section>"
@@ -119,12 +128,16 @@ def _variant_table(study: dict[str, Any]) -> str:
     solitaire = len(study["players"]) == 1
     exact = any(v["exact_first_player_value"] is not None for v in study["variants"])
     head = ["variant", "games"]
-    head += ["win rate"] if solitaire else [f"{p} wins" for p in study["players"]] + ["draws"]
-    if not solitaire:
+    if solitaire:
+        head += ["win rate"]
+    else:
+        head += [f"{p} wins" for p in study["players"]] + ["draws"]
+        head += [f"{study['players'][0]}'s share of games won", "first mover's share"]
+        if exact:
+            head.append("exact, perfect play")
         head.append("first player wins")
-    if exact:
-        head.append("exact, perfect play")
     head.append("safeguard ends")
+    flagged = {t["variant"] for t in study["tests"] if t["against"] is None and t["significant"]}
     rows = []
     for index, v in enumerate(study["variants"]):
         cells = [_e(v["label"]), f"{v['games']:,}"]
@@ -132,61 +145,110 @@ def _variant_table(study: dict[str, Any]) -> str:
             cells.append(f"{_pct(rate)} {_ci(v['win_ci'][seat])}")
         if not solitaire:
             cells.append(f"{_pct(v['draw_rate'])} {_ci(v['draw_ci'])}")
-            cells.append(f"<b>{_pct(v['first_player_win_rate'])}</b> {_ci(v['first_player_ci'])}")
-        if exact:
-            value = v["exact_first_player_value"]
-            cells.append("–" if value is None else _pct(value))
+            share = v["decided_share"][0]
+            cells.append(f"<b>{_pct(share)}</b> {_ci(v['decided_share_ci'][0])}")
+            if v["first_mover_always"] is None:
+                cells.append(f"<b>{_pct(v['first_move_share'])}</b> {_ci(v['first_move_ci'])}")
+            else:
+                cells.append(
+                    f"<span class=muted>{_e(study['players'][v['first_mover_always']])} "
+                    "always</span>"
+                )
+            if exact:
+                cells.append(_pct(v["exact_first_player_value"]))
+            cells.append(f"{_pct(v['first_player_win_rate'])} {_ci(v['first_player_ci'])}")
         cells.append(f"{v['safeguard_ends']:,}")
-        css = " class=base" if index == study["baseline"] else ""
+        css = (
+            " class=base"
+            if index == study["baseline"]
+            else (" class=flag" if index in flagged else "")
+        )
         rows.append(f"<tr{css}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     if solitaire:
-        return _table(head, rows) + (
-            "<p class=muted>The win rate with its 95 % Wilson interval; a game not won is lost, "
-            "at the latest by the turn limit (a safeguard end). The highlighted row is the "
-            "baseline.</p>"
+        note = (
+            "The win rate with its 95 % Wilson interval; a game not won is lost, at the latest "
+            "by the turn limit (a safeguard end)."
         )
-    note = (
-        "<p class=muted>Rates with their 95 % Wilson intervals. The first player is whoever made "
-        "the first decision of the game (with a random first player, either seat)."
-        + (
-            " The exact value is the first player's chance of winning when both sides play "
-            "perfectly (from the solved game), beside the rate the agents of this study reach."
-            if exact
-            else ""
+    else:
+        note = (
+            "Rates with their 95 % Wilson intervals. Seat balance and the first move are read "
+            "on the games someone won (50 % is fair whatever the draw rate); the first mover is "
+            "whoever made the game's first decision. A pink row has a flagged imbalance."
+            + (
+                " The exact value is the first mover's chance of winning under perfect play "
+                "(from the solved game, a draw counting half), beside what the agents reached."
+                if exact
+                else ""
+            )
         )
-        + " The highlighted row is the baseline.</p>"
-    )
-    return _table(head, rows) + note
+    return _table(head, rows) + f"<p class=muted>{note} The highlighted row is the baseline.</p>"
 
 
-def _comparison_table(study: dict[str, Any]) -> str:
-    base = study["variants"][study["baseline"]]["label"]
-    head = ["variant", "difference", "95% interval", "z", "p", "p (Holm)", "verdict"]
+def _test_table(study: dict[str, Any]) -> str:
+    head = ["measure", "variant", "against", "value", "difference [95 % interval]", "p"]
+    head += ["p (Holm)", "verdict"]
+    variants = study["variants"]
     rows = []
-    for c in study["comparisons"]:
-        verdict = (
-            "<span class=sig>significant change</span>"
-            if c["significant"]
-            else "<span class=muted>no evidence of a change</span>"
-        )
+    for t in study["tests"]:
+        name = measure_name(t, study["players"])
+        against = "50 %" if t["against"] is None else variants[t["against"]]["label"]
+        value, difference = _test_numbers(t)
+        if not t["tested"]:
+            verdict = f"<span class=muted>not tested{': ' + _e(t['note']) if t['note'] else ''}"
+            verdict += "</span>"
+            p_text = adjusted = "–"
+        else:
+            verdict = (
+                "<span class=sig>significant</span>"
+                if t["significant"]
+                else "<span class=muted>no evidence of a difference</span>"
+            )
+            p_text, adjusted = _p(t["p_value"]), _p(t["p_adjusted"])
         cells = [
-            _e(c["label"]),
-            f"{c['difference']:+.1%}",
-            f"{c['ci'][0]:+.1%} to {c['ci'][1]:+.1%}",
-            f"{c['z']:+.2f}",
-            _p(c["p_value"]),
-            _p(c["p_adjusted"]),
-            verdict,
+            _e(name),
+            _e(variants[t["variant"]]["label"]),
+            _e(against),
+            value,
+            difference,
+            p_text,
+            adjusted,
         ]
-        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
-    what = "win rate" if len(study["players"]) == 1 else "first player's win rate"
+        css = " class=flag" if t["significant"] else ""
+        rows.append(
+            f"<tr{css}>"
+            + "".join(f"<td>{c}</td>" for c in cells[:-1])
+            + f"<td class=what>{verdict}</td></tr>"
+        )
+    tested = sum(t["tested"] for t in study["tests"])
     note = (
-        f"<p class=muted>The change in the {what} against <b>{_e(base)}</b>, with Newcombe's 95 % "
-        "interval for a difference of two rates and the two-sided pooled z test; p-values are "
-        f"adjusted with Holm's method over the {len(study['comparisons'])} comparison(s), and a "
-        f"change is significant when the adjusted p is below {study['level']}.</p>"
+        "<p class=muted>Rates: score test against 50 % (Wilson interval) or the pooled "
+        "two-proportion z test (Newcombe's interval). Lengths: Mann-Whitney U test, with Welch's "
+        "interval for the difference of means. Legal moves per decision: z test of two ratios. "
+        f"Holm's correction runs over all {tested} tests of the study; a difference is "
+        f"significant when its adjusted p is below {study['level']}. Tests that could show "
+        "nothing, or repeat another on the same counts, are listed but left out of the "
+        "correction.</p>"
     )
     return _table(head, rows) + note
+
+
+def _test_numbers(test: dict[str, Any]) -> tuple[str, str]:
+    """The value against its reference, and the difference with its interval, as text."""
+    if test["value"] is None or test["difference"] is None:
+        return ("–", "–")
+    low, high = test["ci"]
+    if test["measure"] in ("plies", "turns", "legal_moves", "lead_changes", "decisiveness"):
+        digits = 1 if test["measure"] in ("plies", "turns") else 2
+        value = f"{test['value']:.{digits}f} vs {test['reference']:.{digits}f}"
+        difference = f"{test['difference']:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
+        if test.get("relative") is not None:
+            difference += f" ({test['relative']:+.0%})"
+        return (value, difference)
+    value = f"{test['value']:.1%} vs {test['reference']:.0%}"
+    if test["against"] is not None:
+        value = f"{test['value']:.1%} vs {test['reference']:.1%}"
+    points = f"{100 * test['difference']:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}] points"
+    return (value, points)
 
 
 def _length_table(study: dict[str, Any]) -> str:
@@ -250,157 +312,3 @@ def _table(head: list[str], rows: list[str]) -> str:
 
 def _p(value: float) -> str:
     return "&lt; 0.0001" if value < 0.0001 else f"{value:.4f}"
-
-
-# -- plots -------------------------------------------------------------------------------------
-
-
-def _figure(
-    plot: Callable[[Axes, dict[str, Any]], None], study: dict[str, Any], caption: str
-) -> str:
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(6.2, 3.6), dpi=100)
-    axes = figure.add_subplot()
-    plot(axes, study)
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    axes.tick_params(labelsize=9)
-    figure.tight_layout()
-    buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None})
-    svg = buffer.getvalue()
-    svg = svg[svg.index("<svg") :]  # drop the XML prologue and doctype: the page is HTML
-    svg = re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"', r"\1", svg, count=1)
-    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
-
-
-def _curve_caption(study: dict[str, Any]) -> str:
-    text = "Mean legal moves at each decision of the game"
-    if len(study["players"]) > 1:
-        text += f", averaged over {len(study['players'])} decisions in a row (one per seat)"
-    return text + "."
-
-
-def _percent() -> Any:
-    from matplotlib.ticker import PercentFormatter
-
-    return PercentFormatter(1.0)
-
-
-def _labels(study: dict[str, Any]) -> list[str]:
-    return [v["label"] for v in study["variants"]]
-
-
-def _first_player_caption(study: dict[str, Any]) -> str:
-    if len(study["players"]) == 1:
-        return "Win rate per variant with its 95 % Wilson interval."
-    text = "The first player's win rate per variant with its 95 % Wilson interval"
-    if any(v["exact_first_player_value"] is not None for v in study["variants"]):
-        text += "; diamonds: the exact value under perfect play"
-    return text + "."
-
-
-def _plot_first_player(axes: Axes, study: dict[str, Any]) -> None:
-    variants = study["variants"]
-    solitaire = len(study["players"]) == 1
-    rates = [v["win_rate"][0] if solitaire else v["first_player_win_rate"] for v in variants]
-    intervals = [v["win_ci"][0] if solitaire else v["first_player_ci"] for v in variants]
-    positions = list(range(len(variants)))[::-1]
-    for y, rate, (low, high), colour in zip(positions, rates, intervals, PALETTE * 8, strict=False):
-        axes.errorbar(
-            rate,
-            y,
-            xerr=[[max(0.0, rate - low)], [max(0.0, high - rate)]],
-            fmt="o",
-            color=colour,
-            capsize=4,
-            markersize=7,
-            linewidth=2,
-        )
-        axes.annotate(
-            f"{rate:.1%}",
-            (rate, y),
-            textcoords="offset points",
-            xytext=(0, 8),
-            ha="center",
-            fontsize=8,
-            color="#4a5568",
-        )
-    exact = [v["exact_first_player_value"] for v in variants]
-    for y, value in zip(positions, exact, strict=True):
-        if value is not None:
-            axes.plot(value, y, marker="D", color="#1a202c", markersize=6, linestyle="none")
-    if not solitaire:
-        axes.axvline(0.5, color="#a0aec0", linestyle="--", linewidth=1)
-    axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
-    axes.set_ylim(-0.7, len(variants) - 0.3)
-    axes.set_xlabel("win rate" if solitaire else "first player's win rate", fontsize=9)
-    axes.xaxis.set_major_formatter(_percent())
-
-
-def _plot_outcomes(axes: Axes, study: dict[str, Any]) -> None:
-    variants = study["variants"]
-    positions = list(range(len(variants)))[::-1]
-    left = [0.0] * len(variants)
-    names = [*study["players"], "draw"]
-    for index, name in enumerate(names):
-        if index < len(study["players"]):
-            shares = [v["win_rate"][index] for v in variants]
-        else:
-            shares = [v["draw_rate"] for v in variants]
-        axes.barh(positions, shares, left=left, color=SEAT_COLOURS[index], label=name, height=0.6)
-        for y, start, share in zip(positions, left, shares, strict=True):
-            if share > 0.08:
-                axes.text(
-                    start + share / 2,
-                    y,
-                    f"{share:.0%}",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white",
-                )
-        left = [a + b for a, b in zip(left, shares, strict=True)]
-    axes.set_yticks(positions, _short(_labels(study)), fontsize=8)
-    axes.set_xlim(0, 1)
-    axes.xaxis.set_major_formatter(_percent())
-    axes.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, 1.14), frameon=False)
-
-
-def _plot_lengths(axes: Axes, study: dict[str, Any]) -> None:
-    for v, colour in zip(study["variants"], PALETTE * 8, strict=False):
-        histogram = v["plies"].get("histogram")
-        if not histogram:
-            continue
-        edges, counts = histogram["edges"], histogram["counts"]
-        shares = [count / max(1, v["games"]) for count in counts]
-        axes.stairs(shares, edges, color=colour, linewidth=1.8, label=_short([v["label"]])[0])
-        axes.axvline(v["plies"]["median"], color=colour, linestyle=":", linewidth=1)
-    axes.set_xlabel("plies per game (dotted: median)", fontsize=9)
-    axes.set_ylabel("share of games", fontsize=9)
-    axes.yaxis.set_major_formatter(_percent())
-    if len(study["variants"]) > 1:
-        axes.legend(fontsize=8, frameon=False)
-
-
-def _plot_legal_curve(axes: Axes, study: dict[str, Any]) -> None:
-    window = len(study["players"])  # one decision per seat: the sides' choices differ
-    for v, colour in zip(study["variants"], PALETTE * 8, strict=False):
-        curve = v["legal_moves_curve"][:-1] or v["legal_moves_curve"]  # the last bin is a tail
-        smooth = [
-            sum(curve[i : i + window]) / len(curve[i : i + window])
-            for i in range(0, max(1, len(curve) - window + 1))
-        ]
-        axes.plot(
-            range(len(smooth)), smooth, color=colour, linewidth=1.6, label=_short([v["label"]])[0]
-        )
-    axes.set_xlabel("decision number in the game", fontsize=9)
-    axes.set_ylabel("legal moves (mean)", fontsize=9)
-    axes.set_ylim(bottom=0)
-    if len(study["variants"]) > 1:
-        axes.legend(fontsize=8, frameon=False)
-
-
-def _short(labels: list[str]) -> list[str]:
-    return [label if len(label) <= 34 else label[:33] + "…" for label in labels]

@@ -1,13 +1,13 @@
-"""The numbers of a study: each variant summarised, and each variant compared with the baseline.
+"""The numbers of a study: each variant summarised, and every measure tested.
 
 `summarise` turns the per-game tables of `ludoteca.analysis.study.run_study` into one
 JSON-ready dictionary (the ``study.json`` of a study). It holds only what the games and the plan
 fix: the same seed gives the same dictionary whatever ran the games.
 
-Rates carry 95 % Wilson intervals (`ludoteca.analysis.ratings.wilson_interval`). Comparisons
-use the first player's win rate (the solitaire's win rate): the difference with Newcombe's
-interval, the pooled two-sided z test, and Holm's correction over all comparisons of the study
-(`ludoteca.analysis.proportions`).
+Rates carry 95 % Wilson intervals (`ludoteca.analysis.ratings.wilson_interval`), means and
+ratios normal 95 % intervals (`ludoteca.analysis.study_statistics`). The tests of every measure,
+Holm-corrected together, are `ludoteca.analysis.study_measures.study_tests`; the plain-language
+findings are `ludoteca.analysis.study_findings.findings`.
 """
 
 from __future__ import annotations
@@ -22,13 +22,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca import __version__
-from ludoteca.analysis.proportions import holm_adjust, two_proportion_test
 from ludoteca.analysis.ratings import wilson_interval
-from ludoteca.analysis.study import NO_WINNER, GameTable, StudyPlan
+from ludoteca.analysis.study import StudyPlan
+from ludoteca.analysis.study_findings import findings
+from ludoteca.analysis.study_games import NO_WINNER, GameTable
+from ludoteca.analysis.study_measures import LEVEL, first_mover_always, study_tests
+from ludoteca.analysis.study_statistics import Interval, mean_interval, ratio_interval
 from ludoteca.core.game import Game
 from ludoteca.core.registry import make
 
-LEVEL = 0.05  # significance level of the comparisons, after Holm's correction
 HISTOGRAM_BINS = 40
 
 
@@ -38,24 +40,38 @@ def summarise(plan: StudyPlan, tables: Sequence[GameTable]) -> dict[str, Any]:
     plies = _span([t.columns["plies"] for t in tables])
     turns = _span([t.columns["turns"] for t in tables])
     variants = [
-        _variant(make(plan.game_id, **variant.options), variant.varied, table, plies, turns)
+        summarise_variant(
+            make(plan.game_id, **variant.options), variant.varied, table, plies, turns
+        )
         for variant, table in zip(plan.variants, tables, strict=True)
     ]
-    return {
+    for variant, planned in zip(variants, plan.variants, strict=True):
+        variant["agents"] = list(planned.agents)
+    tests = study_tests(
+        variants,
+        tables,
+        players=game.player_names,
+        baseline=plan.baseline,
+        seed=plan.seed,
+    )
+    study: dict[str, Any] = {
         "game": game.id,
         "name": game.name,
         "version": game.version,
         "players": list(game.player_names),
-        "agents": list(plan.agents),
+        "lineups": [list(lineup) for lineup in plan.lineups],
+        "random_play": all(v.random_play for v in plan.variants),
         "games_per_variant": plan.games,
         "seed": plan.seed,
         "baseline": plan.baseline,
         "varied": list(plan.variants[0].varied),
         "variants": variants,
-        "comparisons": _comparisons(variants, plan.baseline),
+        "tests": tests,
         "level": LEVEL,
         "versions": versions(),
     }
+    study["findings"] = findings(study)
+    return study
 
 
 def versions() -> dict[str, str]:
@@ -68,22 +84,29 @@ def versions() -> dict[str, str]:
 
 def _span(columns: Sequence[npt.NDArray[np.int64]]) -> tuple[int, int]:
     """The smallest and largest value over every variant (the histograms' common range)."""
-    return min(int(c.min()) for c in columns), max(int(c.max()) for c in columns)
+    filled = [c for c in columns if c.size]
+    if not filled:
+        return (0, 0)
+    return min(int(c.min()) for c in filled), max(int(c.max()) for c in filled)
 
 
-def _variant(
+def summarise_variant(
     game: Game,
     varied: dict[str, Any],
     table: GameTable,
-    plies_span: tuple[int, int],
-    turns_span: tuple[int, int],
+    plies_span: tuple[int, int] | None = None,
+    turns_span: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
+    """One variant's numbers: outcomes, balance, lengths, choices, leads (JSON-ready)."""
     c = table.columns
     n = table.games
     winner, first = c["winner"], c["first_mover"]
     wins = [int(np.count_nonzero(winner == seat)) for seat in range(game.num_players)]
     draws = int(np.count_nonzero(winner == NO_WINNER)) if game.num_players > 1 else 0
     first_wins = int(np.count_nonzero((winner == first) & (winner != NO_WINNER)))
+    first_move_games = int(np.count_nonzero((first != NO_WINNER) & (winner != NO_WINNER)))
+    decided = sum(wins)
+    safeguards = int(np.count_nonzero(c["safeguard"]))
     chance_plies = int(c["plies"].sum() - c["decisions"].sum())
     curve = np.divide(
         table.curve_sum,
@@ -93,41 +116,58 @@ def _variant(
     )
     reached = int(np.count_nonzero(table.curve_count))
     result: dict[str, Any] = {
-        "label": _label(varied or _changed_options(game)),
+        "label": label(varied or _changed_options(game)),
         "options": game.options,
         "varied": varied,
         "games": n,
         "wins": wins,
         "draws": draws,
-        "safeguard_ends": int(np.count_nonzero(c["safeguard"])),
+        "safeguard_ends": safeguards,
         "win_rate": [w / n for w in wins],
         "win_ci": [list(wilson_interval(w, n)) for w in wins],
         "draw_rate": draws / n,
         "draw_ci": list(wilson_interval(draws, n)),
+        "safeguard_rate": safeguards / n,
+        "safeguard_ci": list(wilson_interval(safeguards, n)),
+        "decided_games": decided,
+        "decided_share": [w / decided if decided else None for w in wins],
+        "decided_share_ci": [list(wilson_interval(w, decided)) for w in wins],
         "first_mover_games": [int(np.count_nonzero(first == s)) for s in range(game.num_players)],
+        "first_mover_always": first_mover_always(first),
         "first_player_wins": first_wins,
         "first_player_win_rate": first_wins / n,
         "first_player_ci": list(wilson_interval(first_wins, n)),
-        "plies": _distribution(c["plies"], plies_span),
-        "turns": _distribution(c["turns"], turns_span),
+        "first_move_games": first_move_games,
+        "first_move_wins": first_wins,
+        "first_move_share": first_wins / first_move_games if first_move_games else None,
+        "first_move_ci": list(wilson_interval(first_wins, first_move_games)),
+        "plies": _distribution(c["plies"], plies_span or _span([c["plies"]])),
+        "turns": _distribution(c["turns"], turns_span or _span([c["turns"]])),
         "legal_moves_mean": float(c["legal_moves"].sum() / max(1, c["decisions"].sum())),
+        "legal_moves_ci": _ci(ratio_interval(c["legal_moves"], c["decisions"])),
         "legal_moves_curve": [round(float(v), 4) for v in curve[:reached]],
         "chance_ply_share": chance_plies / max(1, int(c["plies"].sum())),
         "exact_first_player_value": exact_first_player_value(game),
     }
     if game.num_players == 1:
         won = winner == 0
-        result["turns_to_win"] = _distribution(c["turns"][won], turns_span) if wins[0] else None
-    lead = c["lead_changes"]
-    measured = lead >= 0
-    result["lead_changes_mean"] = float(lead[measured].mean()) if measured.any() else None
-    decided = c["decided_at"][~np.isnan(c["decided_at"])]
-    result["decisiveness"] = float(decided.mean()) if decided.size else None
+        span = turns_span or _span([c["turns"]])
+        result["turns_to_win"] = _distribution(c["turns"][won], span) if wins[0] else None
+    lead = c["lead_changes"][c["lead_changes"] >= 0]
+    result["lead_changes_mean"] = float(lead.mean()) if lead.size else None
+    result["lead_changes_ci"] = _ci(mean_interval(lead))
+    decided_at = c["decided_at"][~np.isnan(c["decided_at"])]
+    result["decisiveness"] = float(decided_at.mean()) if decided_at.size else None
+    result["decisiveness_ci"] = _ci(mean_interval(decided_at))
     return result
 
 
+def _ci(interval: Interval | None) -> list[float] | None:
+    return None if interval is None else [interval.low, interval.high]
+
+
 def _distribution(values: npt.NDArray[np.int64], span: tuple[int, int]) -> dict[str, Any]:
-    """Mean, median, p10/p90, max and a histogram on whole-number bins shared by every variant."""
+    """Mean (with its interval), median, p10/p90, max and a histogram on shared bins."""
     if values.size == 0:
         return {"mean": None, "median": None, "p10": None, "p90": None, "max": None}
     low, high = span
@@ -136,43 +176,13 @@ def _distribution(values: npt.NDArray[np.int64], span: tuple[int, int]) -> dict[
     counts, _ = np.histogram(values, bins=edges)
     return {
         "mean": float(values.mean()),
+        "mean_ci": _ci(mean_interval(values)),
         "median": float(np.median(values)),
         "p10": float(np.percentile(values, 10)),
         "p90": float(np.percentile(values, 90)),
         "max": int(values.max()),
         "histogram": {"edges": [int(e) for e in edges], "counts": [int(k) for k in counts]},
     }
-
-
-def _comparisons(variants: Sequence[dict[str, Any]], baseline: int) -> list[dict[str, Any]]:
-    """Each variant's first-player win rate against the baseline's, Holm-corrected."""
-    base = variants[baseline]
-    found = []
-    for index, variant in enumerate(variants):
-        if index == baseline:
-            continue
-        test = two_proportion_test(
-            variant["first_player_wins"],
-            variant["games"],
-            base["first_player_wins"],
-            base["games"],
-        )
-        found.append(
-            {
-                "variant": index,
-                "baseline": baseline,
-                "label": variant["label"],
-                "difference": test.difference,
-                "ci": [test.low, test.high],
-                "z": test.z,
-                "p_value": test.p_value,
-            }
-        )
-    adjusted = holm_adjust([c["p_value"] for c in found])
-    for comparison, p in zip(found, adjusted, strict=True):
-        comparison["p_adjusted"] = p
-        comparison["significant"] = p < LEVEL
-    return found
 
 
 def exact_first_player_value(game: Game) -> float | None:
@@ -201,7 +211,8 @@ def _changed_options(game: Game) -> dict[str, Any]:
     }
 
 
-def _label(varied: dict[str, Any]) -> str:
+def label(varied: dict[str, Any]) -> str:
+    """A variant's name from the options it sets: ``ranks=8 first=random``."""
     if not varied:
         return "default"
     parts = []
