@@ -1,15 +1,20 @@
 """Compile (or load from numba's cache) everything a game needs, before it is needed.
 
-The rules kernels and the engines' searches are compiled on first use, which takes seconds per
-game with a cold cache (``ludoteca bench --cold`` measures it). `warm_up` is the one way to do
-it: ``ludoteca warmup`` and ``ludoteca serve`` run it with a progress bar, and each server and
-search worker process runs it before it accepts work, so no player waits on a compiler and a
-running server never freezes on one.
+The rules kernels and the engines' searches are compiled on first use, which takes tens of
+seconds of CPU per game with a cold cache (``ludoteca bench --cold`` measures it) and about a
+second with a warm one. `warm_up_game` is the one way to do it for a game: the preparation
+processes of ``ludoteca serve`` and ``ludoteca warmup`` (`ludoteca.preparation`) run it to fill
+numba's on-disk cache, then each server and search worker process runs it to load what the
+cache holds, so no player waits on a compiler and a running server never freezes on one.
+
+This module sits above the engines (`ludoteca.ai`) and the learning interface
+(`ludoteca.rl`), whose kernels it exercises; the command line and the web server use it.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +30,9 @@ WARM_UP_AGENTS = ("random", "mcts:iters=30,seed=0", "alphabeta:nodes=300,seed=0"
 
 Progress = Callable[[str, int, int], None]
 
+_warmed_here: set[str] = set()
+_warming = threading.Lock()
+
 
 @dataclass(frozen=True, slots=True)
 class WarmUpTime:
@@ -33,7 +41,7 @@ class WarmUpTime:
     Attributes:
         game: The game id.
         seconds: Wall-clock time.
-        cpu_seconds: CPU time of this process over the same stretch.
+        cpu_seconds: CPU time of the process that did it, over the same stretch.
     """
 
     game: str
@@ -42,7 +50,11 @@ class WarmUpTime:
 
 
 def warm_up(progress: Progress | None = None, *, learning: bool = False) -> list[WarmUpTime]:
-    """Exercise every registered game's rules and engines once; return the time each took.
+    """Exercise every registered game's rules and engines in this process, one after another.
+
+    ``ludoteca warmup`` and ``ludoteca serve`` prepare the games in parallel processes instead
+    (`ludoteca.preparation`); this is for a process that needs every game itself, such as a
+    benchmark's child or a test session.
 
     Args:
         progress: Called with (game id, games done, games in all) before each game, and with
@@ -66,7 +78,27 @@ def warm_up(progress: Progress | None = None, *, learning: bool = False) -> list
 
 
 def warm_up_game(game_id: str) -> None:
-    """Exercise one game's rules (a random game, its texts) and each engine once."""
+    """Exercise one game's rules (a random game, its texts) and each engine once.
+
+    Safe to call from several threads: a game is warmed up once per process, and a second
+    caller waits for the first.
+
+    Raises:
+        UnknownGameError: No game has this id.
+    """
+    with _warming:
+        if game_id in _warmed_here:
+            return
+        _exercise(game_id)
+        _warmed_here.add(game_id)
+
+
+def is_warm(game_id: str) -> bool:
+    """Whether this process has already warmed the game up (its kernels are in memory)."""
+    return game_id in _warmed_here
+
+
+def _exercise(game_id: str) -> None:
     game = make(game_id)
     rng = random.Random(0)
     state = game.initial_state()
