@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ludoteca.cli.warmup import PreparationReport
-from ludoteca.preparation import Event, Failed, Preparation, Prepared, read_status
+from ludoteca.preparation import Event, Failed, Preparation, Prepared, never_cached, read_status
 from tests.preparing import pretend
 
 
@@ -27,17 +27,22 @@ def test_each_game_is_prepared_in_its_own_process_and_failures_are_reported(
 ) -> None:
     events: list[Event] = []
     preparation = Preparation(
-        ["crashes", "fine", "raises"],
+        ["cached", "crashes", "fine", "raises"],
         processes=3,
         status_dir=tmp_path,
         on_event=events.append,
         prepare=pretend,
+        from_cache=lambda game, learning: game == "cached",
     )
-    crashed, fine, raised = preparation.run()
+    cached, crashed, fine, raised = preparation.run()
     preparation.close()
 
     assert isinstance(fine, Prepared) and fine.cpu_seconds > 0 and fine.seconds > 0
+    assert fine.compiled
     assert _kinds(events, "fine") == ["started", "ready"]
+    # A game the cache holds whole is loaded here, with no process of its own.
+    assert isinstance(cached, Prepared) and not cached.compiled
+    assert _kinds(events, "cached") == ["started", "ready"]
     # A crash or an error is tried once more, then reported with what went wrong.
     assert crashed == Failed(
         "crashes", "its preparation process stopped unexpectedly (exit status 3)"
@@ -47,6 +52,7 @@ def test_each_game_is_prepared_in_its_own_process_and_failures_are_reported(
         assert _kinds(events, game) == ["started", "retrying", "started", "failed"]
     # Each outcome is written for the server processes.
     assert read_status(tmp_path, "fine") == fine
+    assert read_status(tmp_path, "cached") == cached
     assert read_status(tmp_path, "crashes") == crashed
     assert read_status(tmp_path, "unknown") is None
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no partial file
@@ -54,7 +60,7 @@ def test_each_game_is_prepared_in_its_own_process_and_failures_are_reported(
 
 def test_a_hanging_preparation_is_stopped_after_its_time_limit() -> None:
     # The process never answers, so it runs past any limit, however busy the machine.
-    preparation = Preparation(["hangs"], prepare=pretend, timeout=1)
+    preparation = Preparation(["hangs"], prepare=pretend, from_cache=never_cached, timeout=1)
     (outcome,) = preparation.run()
     preparation.close()
     assert outcome == Failed("hangs", "its preparation took longer than 1 s")
@@ -66,6 +72,7 @@ def test_closing_stops_the_processes_still_running() -> None:
     preparation = Preparation(
         ["hangs"],
         prepare=pretend,
+        from_cache=never_cached,
         on_event=lambda event: started.set() if event.kind == "started" else None,
     )
     preparation.start()
@@ -77,11 +84,13 @@ def test_closing_stops_the_processes_still_running() -> None:
 
 
 def _reported(console: Console) -> PreparationReport:
-    report = PreparationReport(console, ["salta", "splinter"], 2)
+    report = PreparationReport(console, ["salta", "splinter", "pente_grammai"], 2)
     report.start()
     report.event(Event("started", "salta"))
     report.event(Event("started", "splinter"))
     report.event(Event("ready", "salta", outcome=Prepared("salta", 34.25, 30.12)))
+    cached = Prepared("pente_grammai", 0.52, 0.31, compiled=False)
+    report.event(Event("ready", "pente_grammai", outcome=cached))
     report.event(Event("retrying", "splinter", reason="it was killed by SIGKILL"))
     report.event(Event("failed", "splinter", reason="RuntimeError: no", outcome=Failed(
         "splinter", "RuntimeError: no")))  # fmt: skip
@@ -92,11 +101,12 @@ def test_the_report_prints_a_line_per_game_when_the_output_is_not_a_terminal() -
     out = io.StringIO()
     _reported(Console(file=out, width=200, force_terminal=False))
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("Preparing 2 games in 2 processes")
+    assert lines[0].startswith("Preparing 3 games in 2 processes")
     assert lines[1] == "Preparing salta ... ready in 34.2 s (CPU 30.1 s)"
-    assert lines[2] == "Preparing splinter ... failed (it was killed by SIGKILL); once more"
-    assert lines[3].startswith("Preparing splinter ... failed: RuntimeError: no.")
-    assert lines[4].startswith("Games ready in ") and "Not prepared: splinter." in lines[4]
+    assert lines[2] == "Preparing pente_grammai ... ready in 0.5 s (CPU 0.3 s, from the cache)"
+    assert lines[3] == "Preparing splinter ... failed (it was killed by SIGKILL); once more"
+    assert lines[4].startswith("Preparing splinter ... failed: RuntimeError: no.")
+    assert lines[5].startswith("Games ready in ") and "Not prepared: splinter." in lines[5]
 
 
 def test_the_report_shows_a_bar_on_a_terminal() -> None:

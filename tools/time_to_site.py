@@ -6,8 +6,9 @@ process tree (the server, its preparation and search processes, those already en
 and the load average:
 
 - ``lobby``: the lobby page first answers,
-- ``salta_created``: a Salta game against level 3 is created (asked every half second; refused
-  with 503 while Salta is being prepared),
+- ``salta_created``: a Salta game against level 3 is created (asked once at once, which is
+  refused with 503 while Salta is being prepared, then once the lobby says Salta is ready:
+  it is asked every 0.2 s, as the lobby page does every 2.5 s),
 - ``first_move``: that game accepts the person's first move,
 - ``computer_reply``: level 3's reply is on the board,
 - ``all_ready``: the server printed that every game is ready.
@@ -65,6 +66,7 @@ def tree_cpu(root: int) -> float:
 
 
 def free_port() -> int:
+    """A port nobody listens on now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -72,6 +74,7 @@ def free_port() -> int:
 
 
 def request(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """GET ``url`` (POST ``body`` as JSON if given): the status and the JSON (or text) answer."""
     data = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     try:
@@ -89,6 +92,7 @@ def request(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
 
 
 def main() -> None:
+    """Start the server, time it, stop it, print the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", help="NUMBA_CACHE_DIR for the server (default: as set)")
     parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
@@ -140,12 +144,12 @@ def main() -> None:
             time.sleep(0.1)
         mark("lobby")
         seats = {"game": "salta", "seats": ["human", "level:3"]}
-        refusals = []
-        while (answer := request(f"{base}/api/games", seats))[0] != 201:
-            assert answer[0] == 503, answer
-            refusals.append(answer[1]["error"])
+        refused = request(f"{base}/api/games", seats)
+        while "salta" in request(f"{base}/api/lobby")[1]["preparing"]:  # as the lobby page does
             assert time.monotonic() < guard, "Salta never became ready"
-            time.sleep(0.5)
+            time.sleep(0.2)
+        answer = request(f"{base}/api/games", seats)
+        assert answer[0] == 201, answer
         mark("salta_created")
         game = answer[1]
         token = game["seats"][0]["token"]
@@ -161,8 +165,10 @@ def main() -> None:
             time.sleep(0.2)
     finally:
         os.killpg(server.pid, signal.SIGINT)
-        _, err = server.communicate(timeout=60)
-        reader.join(timeout=5)
+        server.wait(timeout=60)
+        reader.join(timeout=10)
+        assert server.stderr is not None
+        err = server.stderr.read()
     print(
         json.dumps(
             {
@@ -170,12 +176,12 @@ def main() -> None:
                 "cpus": os.cpu_count(),
                 "load_at_start": load_at_start,
                 "marks": marks,
-                "refused_while_preparing": refusals[:1] + [f"... {len(refusals)} in all"],
-                "exit_status": server.returncode,
+                "first_creation": refused,
+                "stopped_cleanly": any("has stopped" in line for line in printed)
+                and "Traceback" not in err,
                 "total_cpu_seconds": round(
                     sum(getattr(os.times(), f) for f in ("children_user", "children_system")), 2
                 ),
-                "traceback_in_stderr": "Traceback" in err,
                 "output": printed,
             },
             indent=1,

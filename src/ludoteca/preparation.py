@@ -2,10 +2,12 @@
 
 Compiling a game's kernels with a cold numba cache takes tens of seconds of CPU; the compiler
 works on one core and holds the interpreter, so a server compiling in its own process could
-neither answer requests nor use the other cores meanwhile. `Preparation` runs `warm_up_game`
-for each game in a process of its own (``spawn``), as many at once as there are cores, at a
-lower priority than the server. Each process fills numba's on-disk cache (``cache=True``), so
-the server and its search workers then load a prepared game in about a second.
+neither answer requests nor use the other cores meanwhile. `Preparation` first tries to load
+each game from numba's on-disk cache in this process (`ludoteca.warmup.warm_up_from_cache`, a
+fraction of a second of CPU, stopped at the first function the cache lacks); a game that needs
+compiling is prepared by `warm_up_game` in a process of its own (``spawn``), as many at once as
+there are cores, at a lower priority than the server. Each process fills the cache
+(``cache=True``), so the server and its search workers then load the game in about a second.
 
 Failures are normal events: a process that crashes, raises or runs past `PREPARE_TIMEOUT` is
 tried once more, then the game is reported failed with the reason, never waited on forever.
@@ -51,12 +53,15 @@ class Prepared:
     Attributes:
         game: The game id.
         seconds: Wall-clock time from starting its process to the answer.
-        cpu_seconds: CPU time of its process (starting Python and importing included).
+        cpu_seconds: CPU time of its process (starting Python and importing included), or of
+            loading it from the cache.
+        compiled: Whether it was compiled (else it was loaded from the cache).
     """
 
     game: str
     seconds: float
     cpu_seconds: float
+    compiled: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,18 @@ def warm_up_in_child(game_id: str, learning: bool) -> None:
         warm_up_learning(game_id)
 
 
+def load_from_cache(game_id: str, learning: bool) -> bool:
+    """`ludoteca.warmup.warm_up_from_cache`: the game loaded here if the cache has all of it."""
+    from ludoteca.warmup import warm_up_from_cache
+
+    return warm_up_from_cache(game_id, learning=learning)
+
+
+def never_cached(game_id: str, learning: bool) -> bool:
+    """Always a process of its own (for tests of the processes)."""
+    return False
+
+
 class Preparation:
     """Prepare games in worker processes, at most ``processes`` at once, in the background.
 
@@ -126,6 +143,7 @@ class Preparation:
         status_dir: Path | None = None,
         on_event: Callable[[Event], None] | None = None,
         prepare: PrepareGame = warm_up_in_child,
+        from_cache: Callable[[str, bool], bool] | None = None,
         timeout: float = PREPARE_TIMEOUT,
         registrations: Sequence[str] = (),
     ) -> None:
@@ -138,6 +156,8 @@ class Preparation:
             status_dir: Where to write each game's outcome for other processes (`read_status`).
             on_event: Called with each `Event`, from a background thread.
             prepare: What a child process runs for a game (a module-level function).
+            from_cache: Loads a game (and the learning kernels too) in this process if numba's
+                cache has all of it, and says whether it did (default: `load_from_cache`).
             timeout: Seconds one try may take.
             registrations: Games registered at run time (``"module:ClassName"``), which a
                 spawned process does not know by itself.
@@ -148,6 +168,7 @@ class Preparation:
         self.status_dir = status_dir
         self.on_event = on_event
         self.prepare = prepare
+        self.from_cache = from_cache or load_from_cache
         self.timeout = timeout
         self.registrations = tuple(registrations)
         self.outcomes: dict[str, Outcome] = {}
@@ -199,11 +220,17 @@ class Preparation:
         # the parent stops them itself.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         outcome: Outcome = Failed(game_id, "the preparation was stopped")
+        self._report(Event("started", game_id))
         try:
+            cached = self._load_cached(game_id)
+            if cached is not None:
+                self._finish(cached)
+                return
             for attempt in range(1, TRIES + 1):
                 if self._closed.is_set():
                     break
-                self._report(Event("started", game_id))
+                if attempt > 1:
+                    self._report(Event("started", game_id))
                 outcome = self._try(game_id)
                 if isinstance(outcome, Prepared) or self._closed.is_set():
                     break
@@ -212,6 +239,19 @@ class Preparation:
         except Exception as error:  # a failure of the machinery itself is the game's outcome
             outcome = Failed(game_id, f"{type(error).__name__}: {error}")
         self._finish(outcome)
+
+    def _load_cached(self, game_id: str) -> Prepared | None:
+        """The game loaded from the cache here, or ``None`` if it must be compiled."""
+        if self.from_cache is None or self._closed.is_set():
+            return None
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            if not self.from_cache(game_id, self.learning):
+                return None
+        except Exception:  # whatever it is, a process of its own will say it
+            return None
+        seconds, cpu_seconds = time.perf_counter() - wall, time.thread_time() - cpu
+        return Prepared(game_id, seconds, cpu_seconds, compiled=False)
 
     def _try(self, game_id: str) -> Outcome:
         """One try in a fresh process: its answer, or why there is none."""
@@ -317,7 +357,13 @@ def write_status(directory: Path, outcome: Outcome) -> None:
     """Write a game's outcome for the server processes (`read_status`), whole or not at all."""
     if isinstance(outcome, Prepared):
         name = f"{outcome.game}.ready"
-        text = json.dumps({"seconds": outcome.seconds, "cpu_seconds": outcome.cpu_seconds})
+        text = json.dumps(
+            {
+                "seconds": outcome.seconds,
+                "cpu_seconds": outcome.cpu_seconds,
+                "compiled": outcome.compiled,
+            }
+        )
     else:
         name = f"{outcome.game}.failed"
         text = outcome.reason
@@ -334,7 +380,12 @@ def read_status(directory: Path, game_id: str) -> Outcome | None:
         text = ready.read_text(encoding="utf-8")
         try:
             data = json.loads(text)
-            return Prepared(game_id, float(data["seconds"]), float(data["cpu_seconds"]))
+            return Prepared(
+                game_id,
+                float(data["seconds"]),
+                float(data["cpu_seconds"]),
+                compiled=bool(data.get("compiled", True)),
+            )
         except (ValueError, TypeError, KeyError):
             return Failed(game_id, f"its status file {ready} cannot be read: {text[:80]!r}")
     with contextlib.suppress(FileNotFoundError):

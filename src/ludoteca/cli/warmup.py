@@ -105,9 +105,10 @@ class PreparationReport:
             )
         elif isinstance(event.outcome, Prepared):
             outcome = event.outcome
+            where = "" if outcome.compiled else ", from the cache"
             self.console.print(
                 f"Preparing {name} ... ready in {outcome.seconds:.1f} s "
-                f"(CPU {outcome.cpu_seconds:.1f} s)"
+                f"(CPU {outcome.cpu_seconds:.1f} s{where})"
             )
         if self._bar is not None:
             self._bar.update(self._task, completed=done, description=running)
