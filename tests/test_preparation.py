@@ -101,12 +101,14 @@ def test_the_report_prints_a_line_per_game_when_the_output_is_not_a_terminal() -
     out = io.StringIO()
     _reported(Console(file=out, width=200, force_terminal=False))
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("Preparing 3 games in 2 processes")
+    assert lines[0].startswith("Preparing 3 games (a first start compiles them, 2 at once")
     assert lines[1] == "Preparing salta ... ready in 34.2 s (CPU 30.1 s)"
     assert lines[2] == "Preparing pente_grammai ... ready in 0.5 s (CPU 0.3 s, from the cache)"
     assert lines[3] == "Preparing splinter ... failed (it was killed by SIGKILL); once more"
     assert lines[4].startswith("Preparing splinter ... failed: RuntimeError: no.")
-    assert lines[5].startswith("Games ready in ") and "Not prepared: splinter." in lines[5]
+    assert lines[5].startswith("Games ready in ")
+    assert "(CPU 30.4 s; 1 compiled, 2 at once)" in lines[5]
+    assert lines[5].endswith("Not prepared: splinter.")
 
 
 def test_the_report_shows_a_bar_on_a_terminal() -> None:

@@ -79,8 +79,8 @@ class PreparationReport:
             self._bar.start()
         else:  # a pipe or a log: lines (a bar would print nothing there)
             self.console.print(
-                f"Preparing {len(self.games)} games in {self.processes} processes "
-                "(the first start compiles them: minutes; later starts load them in seconds)."
+                f"Preparing {len(self.games)} games (a first start compiles them, "
+                f"{self.processes} at once: minutes; later starts load them from the cache)."
             )
 
     def event(self, event: Event) -> None:
@@ -122,8 +122,10 @@ class PreparationReport:
         wall = time.perf_counter() - self._started
         prepared = [o for o in self.outcomes.values() if isinstance(o, Prepared)]
         cpu = sum(o.cpu_seconds for o in prepared)
+        compiled = sum(o.compiled for o in prepared)
         failed = [o.game for o in self.outcomes.values() if isinstance(o, Failed)]
-        line = f"Games ready in {wall:.1f} s (CPU {cpu:.1f} s in {self.processes} processes)."
+        how = f"; {compiled} compiled, {self.processes} at once" if compiled else ""
+        line = f"Games ready in {wall:.1f} s (CPU {cpu:.1f} s{how})."
         if failed:
             line += f" Not prepared: {', '.join(failed)}."
         return escape(line)
