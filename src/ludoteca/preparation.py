@@ -128,9 +128,11 @@ def never_cached(game_id: str, learning: bool) -> bool:
 
 
 class Preparation:
-    """Prepare games in worker processes, at most ``processes`` at once, in the background.
+    """Prepare games in the background: from the cache here, or compiled in processes.
 
-    `start` returns at once; `wait` blocks until every game has an outcome; `close` stops the
+    Each game is first loaded from numba's cache in this process (``from_cache``); a game the
+    cache lacks is compiled in a process of its own, at most ``processes`` at once. `start`
+    returns at once; `wait` blocks until every game has an outcome; `close` stops the
     processes still running (their games are then reported failed).
     """
 
@@ -242,7 +244,7 @@ class Preparation:
 
     def _load_cached(self, game_id: str) -> Prepared | None:
         """The game loaded from the cache here, or ``None`` if it must be compiled."""
-        if self.from_cache is None or self._closed.is_set():
+        if self._closed.is_set():
             return None
         wall, cpu = time.perf_counter(), time.thread_time()
         try:

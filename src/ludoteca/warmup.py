@@ -35,7 +35,8 @@ WARM_UP_AGENTS = ("random", "mcts:iters=30,seed=0", "alphabeta:nodes=300,seed=0"
 Progress = Callable[[str, int, int], None]
 
 _warmed_here: set[str] = set()
-_warming = threading.Lock()
+_warming: dict[str, threading.Lock] = {}  # one per game: games load side by side
+_warming_lock = threading.Lock()
 _cache_only = threading.local()  # .active: refuse to compile in this thread; .refused: it did
 
 
@@ -90,12 +91,16 @@ def warm_up_game(game_id: str) -> None:
     """Exercise one game's rules (a random game, its texts) and each engine once.
 
     Safe to call from several threads: a game is warmed up once per process, and a second
-    caller waits for the first.
+    caller of the same game waits for the first (one of another game does not).
 
     Raises:
         UnknownGameError: No game has this id.
     """
-    with _warming:
+    if game_id in _warmed_here:
+        return
+    with _warming_lock:
+        lock = _warming.setdefault(game_id, threading.Lock())
+    with lock:
         if game_id in _warmed_here:
             return
         _exercise(game_id)
