@@ -25,10 +25,13 @@ from numba.core import event as numba_event
 
 from ludoteca.ai.evaluation import expert_for
 from ludoteca.ai.specs import agent_from_spec
+from ludoteca.core.game import State
 from ludoteca.core.registry import game_ids, make
 
 #: Plies of random play per game: enough to reach each kernel (chance, captures, the end).
 WARM_UP_PLIES = 400
+#: A position of the random game is drawn (as the web and terminal boards do) every this many plies.
+VIEW_EVERY = 10
 #: The engines exercised per game, with small budgets: what they compile does not depend on it.
 WARM_UP_AGENTS = ("random", "mcts:iters=30,seed=0", "alphabeta:nodes=300,seed=0")
 
@@ -175,7 +178,9 @@ def _exercise(game_id: str) -> None:
     rng = random.Random(0)
     state = game.initial_state()
     decision = None
-    for _ in range(WARM_UP_PLIES):
+    for ply in range(WARM_UP_PLIES):
+        if ply % VIEW_EVERY == 0:
+            _draw(state)
         if state.is_over:
             break
         moves = state.legal_moves()
@@ -184,6 +189,7 @@ def _exercise(game_id: str) -> None:
         move = rng.choice(moves)
         state = state.apply(state.parse_move(move.text))
         assert game.parse_state(state.to_text()) == state
+    _draw(state)
     if decision is None:
         return
     specs = list(WARM_UP_AGENTS)
@@ -191,6 +197,18 @@ def _exercise(game_id: str) -> None:
         specs.append("expert")
     for spec in specs:
         agent_from_spec(spec, game, seed=0).choose(decision)
+
+
+def _draw(state: State) -> None:
+    """What the front ends show of a position: its view's drawing and clicks, its text board."""
+    view = state.game.info.view
+    if view.drawing is not None:
+        view.drawing(state)
+    if view.click_paths is not None and not state.is_over:
+        view.click_paths(state)
+    if view.board_text is not None:
+        view.board_text(state)
+    str(state)
 
 
 def warm_up_learning(game_id: str) -> None:

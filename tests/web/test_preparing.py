@@ -8,6 +8,7 @@ back until they release it, or reporting its preparation failed. Every wait is o
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +16,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from numba.core.registry import CPUDispatcher
 
 import ludoteca
 from ludoteca.preparation import Failed, Prepared, write_status
+from ludoteca.warmup import warm_up_game
 from ludoteca.web.app import ServerSettings, create_app
 
 HELD = "salta"
@@ -86,6 +89,13 @@ def _until_ply(client: TestClient, game_id: str, ply: int) -> None:
 
 def _new_salta(client: TestClient) -> Any:
     return client.post("/api/games", json={"game": "salta", "seats": ["human", "random"]})
+
+
+def _create(client: TestClient, game: str, seats: list[str]) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"game": game, "seats": seats})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
 
 
 def test_the_lobby_answers_while_a_game_is_prepared_and_the_game_starts_once_released(
@@ -164,3 +174,42 @@ def test_a_failed_preparation_is_reported_and_the_game_refused(
         )
         other = client.post("/api/games", json={"game": READY, "seats": ["human", "random"]})
         assert other.status_code == 201
+
+
+def _compiled_signatures() -> dict[str, int]:
+    """How many compiled signatures each of this process's numba functions has."""
+    return {
+        f"{obj.py_func.__module__}.{obj.py_func.__qualname__}": len(obj.overloads)
+        for obj in gc.get_objects()
+        if isinstance(obj, CPUDispatcher)
+    }
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_serving_a_prepared_game_neither_compiles_nor_loads_a_kernel(
+    client: TestClient, game_id: str
+) -> None:
+    # What a person does first: the lobby, a new game against the computer, a few moves with
+    # the board drawn after each, the board page, the record.
+    warm_up_game(game_id)
+    before = _compiled_signatures()
+    assert client.get("/").status_code == 200
+    players = ludoteca.make(game_id).num_players
+    created = _create(client, game_id, ["human"] + ["random"] * (players - 1))
+    game, token = created["id"], created["seats"][0]["token"]
+    for _ in range(4):
+        state = client.get(f"/api/games/{game}").json()
+        if state["outcome"] is not None or state["to_move"] != 0:
+            break
+        assert client.get(f"/api/games/{game}/board").status_code == 200
+        move = state["legal_moves"][0]
+        played = client.post(f"/api/games/{game}/moves", json={"move": move, "token": token})
+        assert played.status_code == 200, played.text
+    assert client.get(f"/games/{game}").status_code == 200
+    assert client.get(f"/api/games/{game}/record").status_code == 200
+    added = {
+        name: count
+        for name, count in _compiled_signatures().items()
+        if count != before.get(name, 0)
+    }
+    assert added == {}, f"the warm-up misses what the server calls: {added}"
