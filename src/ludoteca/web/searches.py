@@ -16,12 +16,14 @@ first come, first served; a game has at most one computer move waiting, so no ga
 more than its turn. Every job has a hard time limit: a worker that overruns it is killed and
 replaced, and the job fails with `SearchTimeoutError`.
 A full queue refuses at once with `PoolBusyError`. Workers start on first use (``ludoteca serve``
-starts them in the background as it starts). A worker loads a game's compiled kernels from
-numba's cache (`ludoteca.warmup.warm_up_game`) before its first job of that game, under a time
-limit of its own (`WORKER_LOAD_SECONDS`), so the search itself keeps its whole time limit; the
-server sends only games that are prepared (`ludoteca.web.readiness`), so a worker loads and
-never compiles. Deep searches and hints run at a lower priority (a higher niceness), so on a
-busy machine they give way to the server and to quick replies.
+starts them in the background as it starts). Workers load the games' compiled kernels from
+numba's cache (`ludoteca.warmup.warm_up_game`): those prepared when they start before they take
+work, each game prepared later (`SearchPool.load`) in a thread while they wait for work, and in
+any case before their first job of a game, under a time limit of its own
+(`WORKER_LOAD_SECONDS`), so the search itself keeps its whole time limit. The server sends only
+games that are prepared (`ludoteca.web.readiness`), so a worker loads and never compiles.
+Deep searches and hints run at a lower priority (a higher niceness), so on a busy machine they
+give way to the server and to quick replies.
 """
 
 from __future__ import annotations
