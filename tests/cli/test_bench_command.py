@@ -86,6 +86,7 @@ def test_warmup_prepares_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     payload = json.loads(out)
     assert [entry["game"] for entry in payload["games"]] == list(ludoteca.GAMES)
     assert payload["failed"] == []
+    assert all(isinstance(entry["compiled"], bool) for entry in payload["games"])
     assert all(entry["cpu_seconds"] > 0 for entry in payload["games"])
     # In parallel processes: the whole takes as long as the longest game, at least.
     assert payload["seconds"] >= max(entry["seconds"] for entry in payload["games"])

@@ -1,12 +1,13 @@
 """``ludoteca warmup``: compile (or load from numba's cache) every game's kernels now.
 
 The first start after an install compiles every game's rules kernels and the searches, which
-takes minutes of CPU; later starts load them from numba's on-disk cache in seconds. The games
-are prepared in parallel processes, one per game, as many at once as there are cores
-(`ludoteca.preparation`). ``ludoteca serve`` (and so ``make run``) runs the same preparation
-while it already answers, with the same report (`PreparationReport`): a progress bar on a
-terminal, one line per game otherwise. This command also compiles the learning interface's
-kernels (observations, masks, `ludoteca.rl.VectorEnv`), which the server never calls.
+takes minutes of CPU; later starts load them from numba's on-disk cache in seconds. A game the
+cache holds is loaded here; the others are compiled in parallel processes, one per game, as many
+at once as there are cores (`ludoteca.preparation`). ``ludoteca serve`` (and so ``make run``)
+runs the same preparation while it already answers, with the same report
+(`PreparationReport`): a line per game, and a progress bar on a terminal. This command also
+compiles the learning interface's kernels (observations, masks, `ludoteca.rl.VectorEnv`),
+which the server never calls.
 """
 
 from __future__ import annotations
@@ -158,7 +159,12 @@ def warmup_command(arguments: argparse.Namespace, console: Console, read_line: o
             "cpu_seconds": total_cpu,
             "processes": processes,
             "games": [
-                {"game": o.game, "seconds": o.seconds, "cpu_seconds": o.cpu_seconds}
+                {
+                    "game": o.game,
+                    "seconds": o.seconds,
+                    "cpu_seconds": o.cpu_seconds,
+                    "compiled": o.compiled,
+                }
                 for o in prepared
             ],
             "failed": [{"game": o.game, "reason": o.reason} for o in failed],
