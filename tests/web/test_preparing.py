@@ -8,7 +8,7 @@ back until they release it, or reporting its preparation failed. Every wait is o
 
 from __future__ import annotations
 
-import gc
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -177,11 +177,13 @@ def test_a_failed_preparation_is_reported_and_the_game_refused(
 
 
 def _compiled_signatures() -> dict[str, int]:
-    """How many compiled signatures each of this process's numba functions has."""
+    """How many compiled signatures each numba function of Ludoteca's modules has."""
     return {
-        f"{obj.py_func.__module__}.{obj.py_func.__qualname__}": len(obj.overloads)
-        for obj in gc.get_objects()
-        if isinstance(obj, CPUDispatcher)
+        f"{name}.{attribute}": len(value.overloads)
+        for name, module in list(sys.modules.items())
+        if name.startswith("ludoteca.")
+        for attribute, value in list(vars(module).items())
+        if isinstance(value, CPUDispatcher)
     }
 
 
