@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# `ludoteca serve` first runs the warm-up of `ludoteca warmup` (one implementation, one progress
-# bar): tens of seconds the first time, while numba compiles every kernel; a second or two later.
+# `ludoteca serve` answers at once; each game is prepared (numba compiles its kernels, one process
+# per game, on every core) and opens as soon as its own kernels are ready: about 2 minutes of CPU
+# the first time, a second or two once they are cached.
 run: $(STAMP)
 	$(BIN)/ludoteca serve $(SERVE_ARGS)
 

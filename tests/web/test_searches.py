@@ -173,7 +173,9 @@ def test_ctrl_c_stops_the_server_during_searches(tmp_path: Path) -> None:
 
 
 def _answers(base: str) -> bool:
+    """Whether the server answers and Salta is ready (it is prepared while the server runs)."""
     try:
-        return httpx.get(f"{base}/api/games").status_code == 200
+        lobby = httpx.get(f"{base}/api/lobby")
     except httpx.TransportError:
         return False
+    return lobby.status_code == 200 and "salta" not in lobby.json()["preparing"]

@@ -15,6 +15,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+import ludoteca
 from ludoteca.cli import main
 from tests.web.server import free_port, running_server, serve_process
 
@@ -160,9 +161,7 @@ def test_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
 def _check_serving(process: subprocess.Popen[str], port: int, tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "Games ready in" in line  # compiled before the first request is accepted
-        line = process.stdout.readline()
+        line = process.stdout.readline()  # at once: the games are prepared while it serves
         assert f"http://127.0.0.1:{port}/" in line
         assert str(tmp_path / "data" / "ludoteca" / "games.sqlite3") in " ".join(line.split())
         deadline = time.monotonic() + 20
@@ -173,6 +172,12 @@ def _check_serving(process: subprocess.Popen[str], port: int, tmp_path: Path) ->
             except httpx.TransportError:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
+        reported = []  # a line per game (the output is not a terminal), then the total
+        while "Games ready in" not in (line := process.stdout.readline()):
+            assert line, "the server stopped before its games were ready"
+            reported.append(line)
+        for game in ludoteca.GAMES:
+            assert any(f"Preparing {game} ... ready in" in line for line in reported), reported
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=20)

@@ -483,7 +483,7 @@ def bench_mcts(
 _COLD_SCRIPT = """
 import json, sys, time
 wall, cpu = time.perf_counter(), time.process_time()
-from ludoteca.ai import warmup
+from ludoteca import warmup
 imported = (time.perf_counter() - wall, time.process_time() - cpu)
 wall, cpu = time.perf_counter(), time.process_time()
 if sys.argv[1]:

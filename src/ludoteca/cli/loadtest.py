@@ -572,6 +572,9 @@ class LoadTest:
                 measures.rate_limited_creation += 1
                 await self._pause(_retry_after(response))
                 continue
+            if response.status_code == 503 and "still being prepared" in response.text:
+                await self._pause(_retry_after(response))  # a server just started: not an error
+                continue
             if response.status_code != 201:
                 measures.error(f"POST /api/games {response.status_code}", _short(response.text))
                 await self._pause(BACKOFF_S)

@@ -1,10 +1,12 @@
 """``ludoteca serve``: the web UI, with games kept in SQLite or PostgreSQL.
 
 The port is bound before the server starts, so a port in use or a bad address is one clear line
-(exit status 2) rather than a traceback; so is a database that cannot be opened. Every game's
-kernels are compiled (or loaded from numba's cache) before the first request is accepted, with the
-progress bar of ``ludoteca warmup``; ``--workers N`` starts N server processes on the one port,
-sharing the database.
+(exit status 2) rather than a traceback; so is a database that cannot be opened. The server answers
+at once: every game's kernels are compiled (or loaded from numba's cache) meanwhile, in parallel
+processes, one per game (`ludoteca.preparation`), reported as by ``ludoteca warmup``; the lobby
+says which games are still being prepared, and each game can be played as soon as its own kernels
+are ready (`ludoteca.web.readiness`). ``--workers N`` starts N server processes on the one port,
+sharing the database and the one preparation, whose outcomes they read from a status directory.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import socket
-import time
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -124,9 +128,9 @@ def bind(host: str, port: int) -> socket.socket:
 
 def serve_command(arguments: argparse.Namespace, console: Console, read_line: object) -> int:
     """Run the server until interrupted; return the exit status."""
-    import uvicorn
-
-    from ludoteca.cli.warmup import warm_up_with_progress
+    from ludoteca.cli.warmup import PreparationReport
+    from ludoteca.core.registry import game_ids, runtime_registrations
+    from ludoteca.preparation import Preparation, default_processes
     from ludoteca.web import app as web_app
     from ludoteca.web.storage import GameStore, StorageError, default_db_path
 
@@ -144,20 +148,45 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     shown_db = store.shown
     store.close()
     listener = bind(arguments.host, port)
-
-    started = time.monotonic()
-    warm_up_with_progress(console)  # the same warm-up, and bar, as ``ludoteca warmup``
-    console.print(f"Games ready in {time.monotonic() - started:.1f} s.")
-
     shown_host = f"[{arguments.host}]" if ":" in arguments.host else arguments.host
     processes = f" in {workers} processes" if workers > 1 else ""
     console.print(
         f"Ludoteca is running at [bold]http://{escape(shown_host)}:{port}/[/bold]{processes} "
         f"(games saved in {escape(shown_db)}). Press Ctrl+C to stop."
     )
-    os.environ[web_app.ENV_DB] = db
+
+    # One preparation for every server process; each reads the outcomes from this directory.
+    status_dir = Path(tempfile.mkdtemp(prefix="ludoteca-prepare-"))
+    games = game_ids()
+    report = PreparationReport(console, games, min(default_processes(), len(games)))
+    preparation = Preparation(
+        games,
+        status_dir=status_dir,
+        on_event=report.event,
+        processes=report.processes,
+        registrations=runtime_registrations(),
+    )
+    os.environ[web_app.ENV_DB] = db  # what each server process reads (the app's factory)
     os.environ[web_app.ENV_GAME_RATE] = str(game_rate)
     os.environ[web_app.ENV_HINT_RATE] = str(hint_rate)
+    os.environ[web_app.ENV_PREPARATION] = str(status_dir)
+    try:
+        report.start()
+        preparation.start()
+        _run(arguments, listener, workers)
+    finally:
+        preparation.close()
+        report.stop()
+        shutil.rmtree(status_dir, ignore_errors=True)
+        del os.environ[web_app.ENV_PREPARATION]
+    console.print("Ludoteca has stopped; your games are saved.")
+    return 0
+
+
+def _run(arguments: argparse.Namespace, listener: socket.socket, workers: int) -> None:
+    """Run uvicorn on ``listener`` until interrupted (the app's settings are in the environment)."""
+    import uvicorn
+
     config = uvicorn.Config(
         "ludoteca.web.app:create_app_from_environment",
         factory=True,
@@ -175,5 +204,3 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
             Multiprocess(config, sockets=[listener]).run()
         else:
             uvicorn.Server(config).run(sockets=[listener])
-    console.print("Ludoteca has stopped; your games are saved.")
-    return 0

@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 import warnings
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +29,7 @@ from starlette.routing import Match
 
 import ludoteca
 from ludoteca.core.errors import LudotecaError
-from ludoteca.core.registry import PluginWarning, load_plugins
+from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
 from ludoteca.web import api, pages
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
@@ -41,6 +41,7 @@ from ludoteca.web.guards import (
     Sessions,
     install_log_scrubbing,
 )
+from ludoteca.web.readiness import Readiness
 from ludoteca.web.reviews import DEFAULT_STALE_SECONDS
 from ludoteca.web.searches import DEFAULT_LANES, DEFAULT_TIME_LIMIT, LaneSize, SearchPool
 from ludoteca.web.service import DEFAULT_CACHE_SIZE, GameService
@@ -54,7 +55,8 @@ Moves and positions use each game's notation (see the rules pages). Every error 
 `{"error": "..."}`: 400 a malformed request or move, 403 a bad seat token, 404 an unknown game,
 409 a move that is not possible now, 413 a request body over 64 KiB, 429 too many requests
 (see `Retry-After`), 503 the server cannot take it now (the database or the computer players are
-busy; see `Retry-After`). Live updates of a game arrive on the WebSocket `/ws/games/{id}`.
+busy, or the game is still being prepared after the server started; see `Retry-After`). Live
+updates of a game arrive on the WebSocket `/ws/games/{id}`.
 """
 
 #: Seconds a thread may hold the interpreter lock while another waits for it (Python: 0.005).
@@ -64,6 +66,7 @@ SWITCH_INTERVAL = 0.0005
 ENV_DB = "LUDOTECA_DB"
 ENV_GAME_RATE = "LUDOTECA_GAME_RATE"
 ENV_HINT_RATE = "LUDOTECA_HINT_RATE"
+ENV_PREPARATION = "LUDOTECA_PREPARATION_DIR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +79,16 @@ class ServerSettings:
         search_time_limit: Hard limit on one computer search, in seconds.
         lanes: The search pool's lanes (`ludoteca.web.searches`).
         cache_size: Games kept in memory.
-        warm_up: Compile every game's kernels before accepting requests.
-        start_workers: Start the search workers before accepting requests (else on first use).
+        warm_up: Prepare every game's kernels (`ludoteca.web.readiness`): compile them in
+            other processes, then load them here. ``False``: every game counts as ready and
+            its kernels compile on first use (for tests that need no game's kernels early).
+        serve_while_preparing: Accept requests while the games are being prepared (the lobby
+            says which are not ready yet); ``False``: start-up waits for every game.
+        preparation_dir: Where another process (``ludoteca serve``) reports each game's
+            preparation (`ludoteca.preparation.read_status`); ``None``: this app prepares the
+            games it has not loaded yet itself.
+        start_workers: Start the search workers at once (else on first use): in the
+            background when serving while preparing, else before accepting requests.
         tune_interpreter: Set the process's switch interval and garbage collector for latency
             (process-wide, so only for a process that is the server).
         busy_seconds: How long an SQLite write waits for another process's transaction.
@@ -93,6 +104,8 @@ class ServerSettings:
     lanes: dict[str, LaneSize] = field(default_factory=lambda: dict(DEFAULT_LANES))
     cache_size: int = DEFAULT_CACHE_SIZE
     warm_up: bool = True
+    serve_while_preparing: bool = False
+    preparation_dir: Path | None = None
     start_workers: bool = False
     busy_seconds: float = 5.0
     tune_interpreter: bool = False
@@ -121,31 +134,47 @@ def create_app(
     store = GameStore(
         db if db is not None else default_db_path(), busy_seconds=settings.busy_seconds
     )
-    pool = SearchPool(settings.lanes, time_limit=settings.search_time_limit)
+    _load_plugins()
+    readiness = Readiness(game_ids() if settings.warm_up else ())
+    # The workers load each game once it is ready (with no warm-up, every game as they start).
+    pool = SearchPool(
+        settings.lanes,
+        time_limit=settings.search_time_limit,
+        games=() if settings.warm_up else None,
+    )
     service = GameService(
         store,
         seed=seed,
         pool=pool,
+        readiness=readiness,
         cache_size=settings.cache_size,
         review_budget=settings.review_budget,
         review_stale_seconds=settings.review_stale_seconds,
     )
     install_log_scrubbing()
-    _load_plugins()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if settings.warm_up:
-            await asyncio.to_thread(_warm_up_once)
         if settings.tune_interpreter:
             _tune_interpreter()
         app.state.sessions = Sessions(await service.session_secret())
         await service.start()
-        if settings.start_workers:
-            await pool.start()
+        readiness.start(settings.preparation_dir, on_ready=_when_ready(service))
+        if not settings.serve_while_preparing:
+            await readiness.settled()
+        background = []
+        if settings.start_workers and settings.serve_while_preparing:
+            background.append(asyncio.create_task(_start_workers(pool)))
+        elif settings.start_workers:
+            await _start_workers(pool)
+        if settings.tune_interpreter:
+            background.append(asyncio.create_task(_freeze_when_ready(readiness)))
         try:
             yield
         finally:
+            for task in background:
+                task.cancel()
+            await readiness.close()
             await service.close()
             store.close()
 
@@ -218,21 +247,33 @@ def _tune_interpreter() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def _when_ready(service: GameService) -> Callable[[str], Awaitable[None]]:
+    """What a server does once a game is ready: its workers load it, its clocks are armed."""
+
+    async def ready(game_id: str) -> None:
+        service.pool.load(game_id)
+        await service.sweep_clocks(game_id)  # its running games were not loaded until now
+
+    return ready
+
+
+async def _start_workers(pool: SearchPool) -> None:
+    """Start the search workers now, in the background; one that fails starts on first use."""
+    try:
+        await pool.start()
+    except LudotecaError as error:
+        log.warning("%s; it will be started again when needed", error)
+
+
+async def _freeze_when_ready(readiness: Readiness) -> None:
+    """Once every game's kernels are loaded, leave them out of the collector's scans too."""
+    await readiness.settled()
+    gc.freeze()
+
+
 #: Young objects before a collection, and collections before an older generation's (Python:
 #: 700, 10, 10). A move makes some thousands of short-lived objects.
 GC_THRESHOLDS = (10_000, 20, 100)
-
-_warmed = False
-
-
-def _warm_up_once() -> None:
-    """Compile (or load) every game's kernels, once per process."""
-    global _warmed
-    if not _warmed:
-        from ludoteca.ai.warmup import warm_up
-
-        warm_up()
-        _warmed = True
 
 
 def create_default_app() -> FastAPI:
@@ -242,9 +283,12 @@ def create_default_app() -> FastAPI:
 
 def create_app_from_environment() -> FastAPI:
     """The app as ``ludoteca serve`` configures it for each worker process (from the env)."""
+    preparation = os.environ.get(ENV_PREPARATION)
     settings = ServerSettings(
         game_rate=float(os.environ.get(ENV_GAME_RATE, "30")),
         hint_rate=float(os.environ.get(ENV_HINT_RATE, "30")),
+        serve_while_preparing=True,
+        preparation_dir=Path(preparation) if preparation else None,
         start_workers=True,
         tune_interpreter=True,
     )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -74,7 +75,7 @@ def option_field(spec: OptionSpec) -> dict[str, Any]:
 
 @cache
 def entry(game_id: str) -> GameEntry:
-    """The lobby entry of one game (computed once)."""
+    """The lobby entry of one game, but its picture (computed once; runs no kernel)."""
     cls = game_class(game_id)
     return GameEntry(
         id=cls.id,
@@ -82,9 +83,15 @@ def entry(game_id: str) -> GameEntry:
         summary=summary_of(game_id),
         players=tuple(cls.player_names),
         options=tuple(option_field(spec) for spec in cls.option_specs),
-        picture=thumbnail(make(game_id).initial_state()),
+        picture=None,
         computers=computer_choices(game_id),
     )
+
+
+@cache
+def picture(game_id: str) -> str | None:
+    """The game's start position, small (drawing it runs the game's kernels)."""
+    return thumbnail(make(game_id).initial_state())
 
 
 def computer_choices(game_id: str) -> tuple[tuple[str, str, bool], ...]:
@@ -107,9 +114,17 @@ def computer_choices(game_id: str) -> tuple[tuple[str, str, bool], ...]:
     return tuple(choices)
 
 
-def entries() -> list[GameEntry]:
-    """Every registered game's lobby entry."""
-    return [entry(game_id) for game_id in game_ids()]
+def entries(is_ready: Callable[[str], bool] = lambda _: True) -> list[GameEntry]:
+    """Every registered game's lobby entry; only the games ready to play have their picture.
+
+    Args:
+        is_ready: Whether a game's kernels are loaded (`ludoteca.web.readiness`): the picture
+            of a game still being prepared would compile them on the event loop.
+    """
+    return [
+        replace(entry(game_id), picture=picture(game_id)) if is_ready(game_id) else entry(game_id)
+        for game_id in game_ids()
+    ]
 
 
 @cache

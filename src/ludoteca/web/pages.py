@@ -42,10 +42,17 @@ async def lobby(request: Request, page: Annotated[int, Query(ge=1, le=1_000_000)
     service = _service(request)
     saved = await service.list_games(page)
     name = await service.name_of(session_of(request))
+    readiness = service.readiness
     return TEMPLATES.TemplateResponse(
         request,
         "lobby.html",
-        {"games": entries(), "saved": saved["games"], "listing": saved, "name": name},
+        {
+            "games": entries(readiness.is_ready),
+            "saved": saved["games"],
+            "listing": saved,
+            "name": name,
+            "not_ready": readiness.summary(),
+        },
     )
 
 

@@ -16,9 +16,14 @@ first come, first served; a game has at most one computer move waiting, so no ga
 more than its turn. Every job has a hard time limit: a worker that overruns it is killed and
 replaced, and the job fails with `SearchTimeoutError`.
 A full queue refuses at once with `PoolBusyError`. Workers start on first use (``ludoteca serve``
-starts them before it accepts requests) and load every game's compiled kernels from numba's
-cache, which the server fills first. Deep searches and hints run at a lower priority (a higher
-niceness), so on a busy machine they give way to the server and to quick replies.
+starts them in the background as it starts). Workers load the games' compiled kernels from
+numba's cache (`ludoteca.warmup.warm_up_game`): those prepared when they start before they take
+work, each game prepared later (`SearchPool.load`) in a thread while they wait for work, and in
+any case before their first job of a game, under a time limit of its own
+(`WORKER_LOAD_SECONDS`), so the search itself keeps its whole time limit. The server sends only
+games that are prepared (`ludoteca.web.readiness`), so a worker loads and never compiles.
+Deep searches and hints run at a lower priority (a higher niceness), so on a busy machine they
+give way to the server and to quick replies.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import queue
 import signal
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,7 +43,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ludoteca.core.errors import LudotecaError
-from ludoteca.core.registry import runtime_registrations
+from ludoteca.core.registry import game_ids, runtime_registrations
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +52,8 @@ DEFAULT_TIME_LIMIT = 10.0
 #: The hard limit on one position of a review (a review's budget is spent position by position).
 DEFAULT_REVIEW_TIME_LIMIT = 120.0
 WORKER_START_SECONDS = 120.0
+#: The limit on loading a game's kernels into a worker before its first job of that game.
+WORKER_LOAD_SECONDS = 120.0
 
 
 class PoolBusyError(LudotecaError):
@@ -116,19 +125,26 @@ def lane_of(agent: str) -> str:
 # -- the worker process -------------------------------------------------------------------------
 
 
-def _worker_main(connection: Connection, niceness: int, games: tuple[str, ...] = ()) -> None:
+def _worker_main(
+    connection: Connection,
+    niceness: int,
+    games: tuple[str, ...] = (),
+    preload: tuple[str, ...] = (),
+) -> None:
     """Answer jobs from ``connection`` until it closes (runs in the worker process).
 
     ``games`` are the server's games registered at run time (``"module:ClassName"``), which a
-    spawned process does not know by itself.
+    spawned process does not know by itself. The kernels of the ``preload`` games are loaded
+    before the worker says it is ready; those of a game named by a ``("load", game)`` message
+    are loaded in a thread meanwhile, while the worker waits for jobs.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
     if niceness:
         os.nice(niceness)  # long searches yield the processor to the server and quick replies
     from ludoteca.ai import agent_from_spec, hint
-    from ludoteca.ai.warmup import warm_up
     from ludoteca.core.errors import LudotecaError
     from ludoteca.core.registry import make, register_path
+    from ludoteca.warmup import warm_up_game
 
     for path in games:
         try:
@@ -136,15 +152,38 @@ def _worker_main(connection: Connection, niceness: int, games: tuple[str, ...] =
         except LudotecaError:  # jobs for that game then fail with a clear "unknown game"
             continue
 
-    warm_up()  # load every game's compiled kernels now, not during a player's first move
+    def load(game_id: str) -> None:
+        with contextlib.suppress(Exception):  # an unknown game: its jobs say so themselves
+            warm_up_game(game_id)
+
+    def load_meanwhile() -> None:
+        while True:
+            load(waiting.get())
+
+    for game_id in preload:
+        load(game_id)
+    waiting: queue.SimpleQueue[str] = queue.SimpleQueue()
+    threading.Thread(target=load_meanwhile, name="ludoteca-load", daemon=True).start()
 
     agents: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+    announced: set[str] = set()  # the games whose first job said "loaded" to the server
     connection.send(("ready", os.getpid()))
     while True:
         try:
-            job: SearchJob = connection.recv()
+            message: SearchJob | tuple[str, str] = connection.recv()
         except (EOFError, OSError):
             return
+        if isinstance(message, tuple):  # ("load", game): while no job is waiting
+            waiting.put(message[1])
+            continue
+        job = message
+        if job.game not in announced:  # its kernels, before the search's clock starts
+            load(job.game)  # at once if loaded already; it waits for a load in progress
+            announced.add(job.game)
+            try:
+                connection.send(("loaded", job.game))
+            except (BrokenPipeError, OSError):
+                return
         try:
             if job.kind == "review":
                 from ludoteca.analysis.review import run_review_task
@@ -184,6 +223,11 @@ def _worker_main(connection: Connection, niceness: int, games: tuple[str, ...] =
 class _Worker:
     process: multiprocessing.process.BaseProcess
     connection: Connection
+    games: set[str] = field(default_factory=set)  # the games of the jobs it was sent
+
+    def ask_to_load(self, game_id: str) -> None:
+        with contextlib.suppress(OSError):  # a worker that died is replaced on its next job
+            self.connection.send(("load", game_id))
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -200,6 +244,7 @@ class _Lane:
     queue: asyncio.Queue[tuple[SearchJob, asyncio.Future[Any]]]
     slots: list[asyncio.Task[None]] = field(default_factory=list)
     workers: list[_Worker | None] = field(default_factory=list)
+    spawning: list[asyncio.Task[_Worker] | None] = field(default_factory=list)
 
 
 class SearchPool:
@@ -210,8 +255,18 @@ class SearchPool:
         lanes: dict[str, LaneSize] | None = None,
         *,
         time_limit: float = DEFAULT_TIME_LIMIT,
+        games: Sequence[str] | None = None,
     ) -> None:
+        """Lanes of these sizes (default: `DEFAULT_LANES`); no worker starts yet.
+
+        Args:
+            lanes: The lanes' sizes by name.
+            time_limit: The hard limit on one search, in seconds (a lane may have its own).
+            games: The games whose kernels a worker loads before it takes work (default:
+                every registered game); `load` adds more.
+        """
         self.time_limit = time_limit
+        self._games = list(game_ids() if games is None else games)
         self._sizes = dict(DEFAULT_LANES if lanes is None else lanes)
         self._lanes: dict[str, _Lane] = {}
         self._context = multiprocessing.get_context("spawn")
@@ -223,6 +278,7 @@ class SearchPool:
             size = self._sizes.get(name) or DEFAULT_LANES[name]  # a lane not configured: as usual
             lane = _Lane(name, size, asyncio.Queue(maxsize=size.queue))
             lane.workers = [None] * size.workers
+            lane.spawning = [None] * size.workers
             lane.slots = [
                 asyncio.get_running_loop().create_task(self._serve(lane, index))
                 for index in range(size.workers)
@@ -231,12 +287,15 @@ class SearchPool:
         return lane
 
     async def start(self, names: Sequence[str] = (QUICK, DEEP, HINTS)) -> None:
-        """Start the workers of these lanes now rather than on first use."""
-        for name in names:
-            lane = self._lane(name)
-            for index in range(len(lane.workers)):
-                if lane.workers[index] is None:
-                    lane.workers[index] = await self._spawn(lane.size.niceness)
+        """Start the workers of these lanes now rather than on first use, and wait for them.
+
+        Raises:
+            SearchFailedError: A worker did not start.
+        """
+        lanes = [self._lane(name) for name in names]
+        await asyncio.gather(
+            *(self._worker(lane, index) for lane in lanes for index in range(len(lane.workers)))
+        )
 
     async def run(self, lane_name: str, job: SearchJob) -> Any:
         """Run ``job`` in a worker of the lane and return its answer.
@@ -258,6 +317,20 @@ class SearchPool:
             ) from None
         return await future
 
+    def load(self, game_id: str) -> None:
+        """Have every worker load this game's kernels while it waits for work.
+
+        Workers started later load it before they take work. Called once the game is prepared,
+        so that its first search does not wait for the load.
+        """
+        if game_id in self._games:
+            return
+        self._games.append(game_id)
+        for lane in self._lanes.values():
+            for worker in lane.workers:
+                if worker is not None:
+                    worker.ask_to_load(game_id)
+
     def workers(self, lane_name: str) -> int:
         """How many worker processes a lane has."""
         return (self._sizes.get(lane_name) or DEFAULT_LANES[lane_name]).workers
@@ -274,11 +347,7 @@ class SearchPool:
             if future.done():  # the caller gave up (e.g. the request was cancelled)
                 continue
             try:
-                worker = lane.workers[index]
-                if worker is None or not worker.process.is_alive():
-                    if worker is not None:
-                        worker.stop()
-                    worker = lane.workers[index] = await self._spawn(lane.size.niceness)
+                worker = await self._worker(lane, index)
                 answer = await self._ask(worker, job, lane.size.time_limit or self.time_limit)
             except SearchTimeoutError as error:
                 lane.workers[index] = None
@@ -299,30 +368,72 @@ class SearchPool:
                 else:
                     future.set_exception(SearchFailedError(str(answer[1])))
 
-    async def _spawn(self, niceness: int) -> _Worker:
+    async def _worker(self, lane: _Lane, index: int) -> _Worker:
+        """The slot's live worker, started (once, whoever asks first) if it has none."""
+        worker = lane.workers[index]
+        if worker is not None and worker.process.is_alive():
+            return worker
+        if worker is not None:
+            worker.stop()
+            lane.workers[index] = None
+        spawning = lane.spawning[index]
+        if spawning is None:
+            spawning = asyncio.get_running_loop().create_task(self._spawn_into(lane, index))
+            lane.spawning[index] = spawning
+        return await asyncio.shield(spawning)  # a caller that gives up leaves it to the slot
+
+    async def _spawn_into(self, lane: _Lane, index: int) -> _Worker:
+        try:
+            preload = tuple(self._games)
+            worker = lane.workers[index] = await self._spawn(lane.size.niceness, preload)
+            for game_id in self._games[len(preload) :]:  # prepared while it started
+                worker.ask_to_load(game_id)
+            return worker
+        finally:
+            lane.spawning[index] = None
+
+    async def _spawn(self, niceness: int, preload: tuple[str, ...] = ()) -> _Worker:
         parent, child = self._context.Pipe()
         process = self._context.Process(
             target=_worker_main,
-            args=(child, niceness, runtime_registrations()),
+            args=(child, niceness, runtime_registrations(), preload),
             name="ludoteca-search",
             daemon=True,
         )
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, process.start)
+        starting = loop.run_in_executor(None, process.start)
+        try:
+            await asyncio.shield(starting)
+        except asyncio.CancelledError:  # the thread starts it all the same: stop it then
+            starting.add_done_callback(lambda _: _Worker(process, parent).stop())
+            raise
         child.close()
         worker = _Worker(process, parent)
         try:
             await self._receive(worker, WORKER_START_SECONDS)
         except SearchTimeoutError:
             raise SearchFailedError("a search worker did not start") from None
+        except BaseException:  # cancelled while it started: it must not outlive the pool
+            worker.stop()
+            raise
         return worker
 
     async def _ask(self, worker: _Worker, job: SearchJob, seconds: float) -> tuple[str, Any]:
         worker.connection.send(job)
+        if job.game not in worker.games:
+            await self._receive(
+                worker, WORKER_LOAD_SECONDS, f"loading {job.game} took longer than {{seconds:g}} s"
+            )
+            worker.games.add(job.game)
         answer: tuple[str, Any] = await self._receive(worker, seconds)
         return answer
 
-    async def _receive(self, worker: _Worker, seconds: float) -> Any:
+    async def _receive(
+        self,
+        worker: _Worker,
+        seconds: float,
+        overrun: str = "the search took longer than {seconds:g} s",
+    ) -> Any:
         """The worker's next message, waiting on its pipe without blocking the loop."""
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
@@ -337,9 +448,7 @@ class SearchPool:
             await asyncio.wait_for(ready, seconds)
         except TimeoutError:
             worker.stop()
-            raise SearchTimeoutError(
-                f"the search took longer than {seconds:g} s and was stopped"
-            ) from None
+            raise SearchTimeoutError(overrun.format(seconds=seconds) + " and was stopped") from None
         finally:
             loop.remove_reader(descriptor)
         return worker.connection.recv()
@@ -348,6 +457,9 @@ class SearchPool:
         """Stop every worker at once (searches in progress are abandoned)."""
         self._closed = True
         for lane in self._lanes.values():
+            for spawning in lane.spawning:
+                if spawning is not None:
+                    spawning.cancel()
             for slot in lane.slots:
                 slot.cancel()
             for worker in lane.workers:
@@ -358,9 +470,9 @@ class SearchPool:
                 if not future.done():
                     future.set_exception(PoolBusyError("the server is stopping"))
         for lane in self._lanes.values():
-            for slot in lane.slots:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await slot
+            for task in [*lane.slots, *(t for t in lane.spawning if t is not None)]:
+                with contextlib.suppress(asyncio.CancelledError, LudotecaError):
+                    await task
             for worker in lane.workers:
                 if worker is not None:
                     worker.stop()

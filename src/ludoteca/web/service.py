@@ -59,6 +59,7 @@ from ludoteca.web.live import (
     new_token,
     to_json,
 )
+from ludoteca.web.readiness import Readiness
 from ludoteca.web.reviews import DEFAULT_STALE_SECONDS, Reviews
 from ludoteca.web.searches import (
     HINTS,
@@ -121,9 +122,12 @@ class GameService:
         cache_size: int = DEFAULT_CACHE_SIZE,
         review_budget: Any = None,
         review_stale_seconds: float = DEFAULT_STALE_SECONDS,
+        readiness: Readiness | None = None,
     ) -> None:
         self.store = store
         self.pool = pool if pool is not None else SearchPool()
+        # Games whose kernels are not loaded yet are refused, never compiled on the event loop.
+        self.readiness = readiness if readiness is not None else Readiness()
         self.cache_size = cache_size
         self._rng = random.Random(seed)
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
@@ -228,6 +232,7 @@ class GameService:
         row = await self._read(self.store.load, game_id)
         if row is None:
             raise NotFoundError(f"there is no game {game_id!r}; GET /api/games lists the games")
+        self.readiness.check(row.game)
         async with self._locks[game_id]:
             current = self._games.get(game_id)
             if current is not None and current.version >= row.version:
@@ -356,7 +361,9 @@ class GameService:
 
         Raises:
             BadRequestError: An unknown game or option, a bad position, seat, clock or name.
+            GamePreparingError: The game's kernels are still being prepared.
         """
+        self.readiness.check(game_id)
         game, start = _rules(game_id, options, position)
         if len(seats) != game.num_players:
             raise BadRequestError(
@@ -613,11 +620,15 @@ class GameService:
         except LudotecaError as error:
             log.warning("could not check the clock of game %s: %s", game_id, error)
 
-    async def sweep_clocks(self) -> None:
-        """Load every running game with a clock, so that its flag is noticed here on time."""
+    async def sweep_clocks(self, game: str | None = None) -> None:
+        """Load every running game with a clock, so that its flag is noticed here on time.
+
+        Args:
+            game: Only the games of this game id (the ones just ready to be loaded).
+        """
         summaries, _ = await self._read(self.store.list_games, running=True, limit=10_000)
         for summary in summaries:
-            if summary.clock is not None:
+            if summary.clock is not None and game in (None, summary.game):
                 with contextlib.suppress(LudotecaError):
                     await self.current(summary.id)
 
@@ -753,7 +764,9 @@ class GameService:
 
         Raises:
             BadRequestError: A bad game, option, side, clock or name.
+            GamePreparingError: The game's kernels are still being prepared.
         """
+        self.readiness.check(game_id)
         game, _ = _rules(game_id, options, None)
         if game.num_players != 2:
             raise BadRequestError(
@@ -812,6 +825,7 @@ class GameService:
             raise ConflictError(f"this challenge is no longer open (it was {challenge.status})")
         if session is not None and session == challenge.poster_session:
             raise ConflictError("this is your own challenge; wait for someone to accept it")
+        self.readiness.check(challenge.game)
         game, start = _rules(challenge.game, challenge.options, None)
         mine = 1 - challenge.poster_seat
         rows = [
@@ -861,6 +875,7 @@ class GameService:
             "challenges": [challenge_dict(c, session) for c in challenges],
             "playing": [_summary_dict(s) for s in running],
             "mine": [_summary_dict(s) for s in mine],
+            **self.readiness.summary(),
         }
 
     # -- display names --------------------------------------------------------------------------

@@ -35,6 +35,7 @@ for (const form of document.querySelectorAll("form.new-game-form")) {
     const clock = clockField ? clockOf(clockField.value, form) : null;
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
+    form.dataset.sending = "yes";
     try {
       const body = await api("/api/games", {
         method: "POST",
@@ -44,9 +45,36 @@ for (const form of document.querySelectorAll("form.new-game-form")) {
     } catch (failure) {
       error.textContent = failure.message;
     } finally {
-      button.disabled = false;
+      delete form.dataset.sending;
+      button.disabled = form.closest(".game-card").dataset.waiting === "yes";
     }
   });
+}
+
+// -- games still being prepared after the server started ------------------------------------
+
+const PREPARING =
+  "Being prepared: the server is compiling its rules (on the first start only). " +
+  "You can start a game as soon as it is ready.";
+
+// A game's New game button waits until its kernels are ready; the lobby's refresh says when.
+function showReadiness(lobby) {
+  const preparing = new Set(lobby.preparing || []);
+  const unavailable = lobby.unavailable || {};
+  for (const card of document.querySelectorAll(".game-card")) {
+    const game = card.dataset.game;
+    let text = "";
+    if (preparing.has(game)) text = PREPARING;
+    else if (game in unavailable) {
+      text = `Not available on this server: its preparation failed (${unavailable[game]}).`;
+    }
+    const note = card.querySelector(".readiness");
+    note.textContent = text;
+    note.hidden = !text;
+    card.dataset.waiting = text ? "yes" : "no";
+    const form = card.querySelector("form.new-game-form");
+    if (!form.dataset.sending) form.querySelector("button[type=submit]").disabled = Boolean(text);
+  }
 }
 
 // A seat's choice is named short (so it fits a phone); what the computer level does is shown
@@ -215,6 +243,7 @@ async function refreshLobby() {
   } catch {
     return; // the next refresh tries again
   }
+  showReadiness(lobby);
   showList($("challenges"), lobby.challenges, "No open challenge: post one.", showChallenge);
   showList($("my-games"), lobby.mine, "None yet.", (game) => item(describeGame(game), `/games/${game.id}`));
   showList($("watch-games"), lobby.playing, "None now.", (game) => item(describeGame(game), `/games/${game.id}`));

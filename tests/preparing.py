@@ -1,0 +1,19 @@
+"""A stand-in for a game's preparation, for the tests of `ludoteca.preparation`.
+
+A module of its own, importing nothing heavy: each preparation process imports it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+
+def pretend(game_id: str, learning: bool) -> None:
+    """A game's preparation, as its name says: crash, raise, hang, or be done at once."""
+    if game_id == "crashes":
+        os._exit(3)
+    if game_id == "raises":
+        raise RuntimeError("no compiler here")
+    if game_id == "hangs":
+        threading.Event().wait()
