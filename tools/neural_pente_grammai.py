@@ -10,7 +10,8 @@ each it asks the network alone (no search) for its policy and value, and the sol
 - ``value_mae``: the mean absolute error of the value head against the exact value of the
   position (the best move's value to the mover), on the [-1, 1] scale;
 - the same share for the search (``search_optimal``) and for a uniformly random move
-  (``random_optimal``, the expected share), for scale;
+  (``random_optimal``, the expected share), and the error of a value of 0 everywhere
+  (``zero_mae``), for scale;
 - CPU and wall seconds and the load average.
 
     python tools/neural_pente_grammai.py [--positions 1000] [--iterations 200] [--seed 7]
@@ -53,6 +54,7 @@ def main() -> None:
     found = policy_hits = search_hits = 0
     random_share = 0.0
     errors: list[float] = []
+    exact_values: list[float] = []
     games = 0
     while found < args.positions:
         state = game.initial_state()
@@ -72,6 +74,7 @@ def main() -> None:
                 search_hits += int(result.actions[result.best]) in optimal
                 random_share += len(optimal) / len(legal)
                 errors.append(abs(value - best))
+                exact_values.append(best)
                 found += 1
             state = state.apply_action(int(result.actions[result.best]))
     print(
@@ -84,6 +87,7 @@ def main() -> None:
                 "search_optimal": round(search_hits / found, 4),
                 "random_optimal": round(random_share / found, 4),
                 "value_mae": round(float(np.mean(errors)), 4),
+                "zero_mae": round(float(np.mean(np.abs(exact_values))), 4),
                 "cpu_seconds": round(time.process_time() - started_cpu, 1),
                 "wall_seconds": round(time.perf_counter() - started_wall, 1),
                 "load_before": [round(x, 2) for x in load_before],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -124,6 +125,24 @@ def test_a_seeded_neural_player_replays_its_game(game_id):
 
 
 def test_level_six_is_the_neural_player_where_a_game_declares_it():
+    base = type(ludoteca.make("pente_grammai"))
+    learned = base.info.learned
+    assert learned is not None
+
+    class WithLevelSix(base):  # type: ignore[misc, valid-type]
+        info = replace(
+            base.info, learned=replace(learned, level=LevelSetting("learned", "neural", 24))
+        )
+
+    game = WithLevelSix()
+    agent = make_agent(game, NEURAL_LEVEL, seed=1)
+    assert isinstance(agent, NeuralAgent) and agent.name == "level:6"
+    assert game.info.level_numbers == (1, 2, 3, 4, 5, 6)
+    state = positions(game, 1, seed=2)[0]
+    assert agent.choose(state) in state.legal_moves()
+
+
+def test_level_six_is_refused_where_a_game_does_not_declare_it():
     for game_id in ludoteca.GAMES:
         game = ludoteca.make(game_id)
         learned = game.info.learned
