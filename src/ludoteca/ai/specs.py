@@ -19,6 +19,7 @@ from ludoteca.ai.alphabeta import AlphaBetaAgent
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import make_agent, rollout_plies
 from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.ai.neural.agent import DEFAULT_EXPLORATION, NeuralAgent
 from ludoteca.core.game import Game
 
 AGENT_SPECS = (
@@ -117,13 +118,11 @@ def _mcts(parameters: dict[str, str], game: Game, seed: int | None, name: str) -
 
 
 def _neural(parameters: dict[str, str], game: Game, seed: int | None, name: str) -> Agent:
-    from ludoteca.ai.neural.agent import NeuralAgent  # the network is loaded only when asked
-
     return NeuralAgent(
         game,
         iterations=_integer(parameters, "iters", minimum=1) if "iters" in parameters else None,
         seconds=_number(parameters, "seconds") if "seconds" in parameters else None,
-        exploration=_number(parameters, "c") if "c" in parameters else 1.5,
+        exploration=_number(parameters, "c") if "c" in parameters else DEFAULT_EXPLORATION,
         seed=seed,
         name=name,
     )

@@ -8,8 +8,6 @@ the legal moves, the value head the position's value. Playing needs numpy and nu
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from ludoteca.ai.agents import Agent, AgentError, require_decision_node
@@ -36,13 +34,11 @@ def game_network(game: Game) -> Network:
         raise AgentError(str(error)) from None
 
 
-def network_evaluator(network: Network) -> NetworkEvaluator:
-    """The leaf evaluator of ``network`` (see `ludoteca.ai.neural.puct.LeafEvaluator`)."""
-    return NetworkEvaluator(network)
-
-
 class NetworkEvaluator:
-    """Values a position with a network, from the observation of its player to move."""
+    """The leaf evaluator of a network (`ludoteca.ai.neural.puct.LeafEvaluator`).
+
+    It values a position from the observation of its player to move.
+    """
 
     def __init__(self, network: Network) -> None:
         self.network = network
@@ -98,7 +94,7 @@ class NeuralAgent(Agent):
         self.seed = seed
         self.name = name or "neural"
         self._search = PUCTSearch(
-            network_evaluator(self.network),
+            NetworkEvaluator(self.network),
             iterations=iterations,
             seconds=seconds,
             exploration=exploration,
@@ -137,9 +133,3 @@ def _check_fits(network: Network, game: Game) -> None:
             f"{network.num_actions} actions; {game!r} has {inputs} and {game.num_actions} "
             "(it was trained with other options)"
         )
-
-
-def weights_path(game: Game) -> Path | None:
-    """Where ``game`` keeps its learned player's weights, or ``None`` if it ships none."""
-    learned = game.info.learned
-    return None if learned is None else learned.weights
