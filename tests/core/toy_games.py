@@ -183,3 +183,79 @@ class TakeAwayGame(Game):
 
     def random_playouts(self, count: int, seed: int) -> PlayoutStats:
         raise NotImplementedError("the toy game has no kernels")
+
+
+class BetState(State):
+    """Player 0 bets or folds; a bet is won or lost by a weighted chance node, then it is over."""
+
+    __slots__ = ("_fields",)
+    move_forms: ClassVar[str] = "bet, fold, won, lost"
+    move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"bet|fold|won|lost")
+
+    def __init__(self, game: Game, stage: str) -> None:
+        super().__init__(game)
+        object.__setattr__(self, "_fields", (stage,))
+
+    @property
+    def _stage(self) -> str:
+        return str(self._fields[0])
+
+    @property
+    def to_move(self) -> int | None:
+        return {"start": 0, "betting": CHANCE}.get(self._stage)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        stage = self._stage
+        if stage == "folded":
+            return Outcome.draw(2, "player 0 folded")
+        if stage in ("won", "lost"):
+            winner = 0 if stage == "won" else 1
+            return Outcome.win(winner, 2, f"the bet was {stage}")
+        return None
+
+    def _compute_legal_moves(self) -> tuple[Move, ...]:
+        if self._stage == "start":
+            return (Move(0, "bet"), Move(1, "fold"))
+        return (Move(0, "won", True), Move(1, "lost", True))
+
+    def _chance_probabilities(self) -> tuple[float, ...]:
+        won = self._game.options["won_percent"] / 100
+        return (won, 1 - won)
+
+    def _apply_legal(self, move: Move) -> State:
+        stage = {"bet": "betting", "fold": "folded"}.get(move.text, move.text)
+        return BetState(self._game, stage)
+
+    def to_text(self) -> str:
+        return self._stage
+
+    def _key(self) -> Any:
+        return self._fields
+
+
+class BetGame(Game):
+    """A bet won with probability ``won_percent``: worth ``2 p - 1`` to player 0; folding is 0."""
+
+    id: ClassVar[str] = "toy_bet"
+    name: ClassVar[str] = "Toy bet"
+    version: ClassVar[int] = 1
+    num_players: ClassVar[int] = 2
+    player_names: ClassVar[tuple[str, ...]] = ("One", "Two")
+    num_actions: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "won_percent", 30, "chance of winning the bet, in percent", minimum=1, maximum=99
+        ),
+    )
+
+    def initial_state(self) -> BetState:
+        return BetState(self, "start")
+
+    def parse_state(self, text: str) -> BetState:
+        if text not in ("start", "betting", "folded", "won", "lost"):
+            raise InvalidStateError("expected start, betting, folded, won or lost")
+        return BetState(self, text)
+
+    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
+        raise NotImplementedError("the toy game has no kernels")

@@ -22,6 +22,10 @@ in well under a second. It is greedy, and a greedy plan walks into jams that ran
 alone it won 68.5 % of 200 games, with a random move one time in two 84.3 % of 300. Its levels
 mix the planner with random moves, fewer as the level rises; hints show the planner's own move.
 
+A game that ships a learned player (`ludoteca.core.LearnedPlayer`, played by
+`ludoteca.ai.neural`) offers it as level 6 where it declares that level: only where the learned
+player was measured stronger than level 5.
+
 Every search level also stops at 1.8 s, so a move comes within 2 s on the development machine
 (level 5 typically takes 0.3-1.5 s there; the experts answer in milliseconds). Budgets count
 iterations or positions rather than seconds, so that a seeded level plays the same moves on any
@@ -41,6 +45,7 @@ from ludoteca.ai.alphabeta import AlphaBetaAgent
 from ludoteca.ai.evaluation import expert_value_kind
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.ai.neural.agent import NeuralAgent
 from ludoteca.core.game import Game, Move, State
 from ludoteca.core.info import LEVELS, Engine, LevelSetting
 
@@ -73,7 +78,7 @@ def level_setting(game: Game, level: int) -> LevelSetting:
     """The setting of ``level`` for ``game``.
 
     Raises:
-        AgentError: ``level`` is not 1-5.
+        AgentError: ``level`` is not one of the game's levels (1-5, and 6 where declared).
     """
     try:
         return game.info.level(level)
@@ -82,13 +87,17 @@ def level_setting(game: Game, level: int) -> LevelSetting:
 
 
 def make_agent(game: Game, level: int = 3, *, seed: int | None = None) -> Agent:
-    """The computer player of ``level`` (1 weakest - 5 strongest) for ``game``.
+    """The computer player of ``level`` (1 weakest - 5 strongest; 6 where a game declares one).
 
     Raises:
-        AgentError: ``level`` is not 1-5.
+        AgentError: ``level`` is not one of the game's levels.
     """
     setting = level_setting(game, level)
     name = f"level:{level}"
+    if setting.engine == "neural":
+        return NeuralAgent(
+            game, iterations=setting.budget, seconds=MOVE_TIME_CAP, seed=seed, name=name
+        )
     engine: MCTSAgent | AlphaBetaAgent | ExpertAgent
     if setting.engine == "expert":
         engine = ExpertAgent(game, name=name)
@@ -166,7 +175,7 @@ def hint(state: State, *, level: int = 5, seed: int | None = 0) -> Hint:
     """
     agent = make_agent(state.game, level, seed=seed)
     engine = agent.inner if isinstance(agent, BlunderingAgent) else agent  # hints never blunder
-    assert isinstance(engine, MCTSAgent | AlphaBetaAgent | ExpertAgent)
+    assert isinstance(engine, MCTSAgent | AlphaBetaAgent | ExpertAgent | NeuralAgent)
     result = engine.search(state)
     estimate = expert_value_kind(state.game) if isinstance(engine, ExpertAgent) else "win chance"
     return Hint(

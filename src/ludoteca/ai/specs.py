@@ -3,10 +3,11 @@
 ``kind`` or ``kind:name=value,name=value``::
 
     random                      random:seed=7
-    level:3                     level:5,seed=1          (levels 1-5, see ludoteca.ai.levels)
+    level:3                     level:5,seed=1          (levels 1-5, and 6 where declared)
     mcts:iters=2000             mcts:seconds=0.5,c=1.4,rollout=20,seed=3
     alphabeta:seconds=1         alphabeta:depth=4           alphabeta:nodes=50000
     expert                      (the game's own expert: Pente Grammai, Steppin' Stones)
+    neural                      neural:iters=3000,c=1.5   (the learned player a game ships)
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from ludoteca.ai.alphabeta import AlphaBetaAgent
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import make_agent, rollout_plies
 from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.ai.neural.agent import DEFAULT_EXPLORATION, NeuralAgent
 from ludoteca.core.game import Game
 
 AGENT_SPECS = (
-    "random[:seed=N], level:1..5[,seed=N], mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
-    "alphabeta:seconds=S|depth=N|nodes=N[,seed=N], expert"
+    "random[:seed=N], level:1..5 (6 where the game ships one)[,seed=N], "
+    "mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
+    "alphabeta:seconds=S|depth=N|nodes=N[,seed=N], expert, neural[:iters=N,seconds=S,c=C,seed=N]"
 )
 
 _PARAMETERS = {
@@ -31,6 +34,7 @@ _PARAMETERS = {
     "mcts": ("iters", "seconds", "c", "rollout", "seed"),
     "alphabeta": ("seconds", "depth", "nodes", "seed"),
     "expert": (),
+    "neural": ("iters", "seconds", "c", "seed"),
 }
 
 
@@ -68,12 +72,16 @@ def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
         return RandomAgent(seed)
     if kind == "level":
         if level_text is None or not level_text.isdigit():
-            raise AgentError(f"write a level as level:N with N from 1 to 5; got {spec!r}")
+            raise AgentError(
+                f"write a level as level:N with N a level of the game (1 to 5); got {spec!r}"
+            )
         return make_agent(game, int(level_text), seed=seed)
     if kind == "expert":
         return ExpertAgent(game)
     if kind == "mcts":
         return _mcts(parameters, game, seed, spec.strip())
+    if kind == "neural":
+        return _neural(parameters, game, seed, spec.strip())
     return _alphabeta(parameters, game, seed, spec.strip())
 
 
@@ -104,6 +112,17 @@ def _mcts(parameters: dict[str, str], game: Game, seed: int | None, name: str) -
         seconds=seconds,
         exploration=_number(parameters, "c") if "c" in parameters else 1.0,
         rollout_plies=rollout,
+        seed=seed,
+        name=name,
+    )
+
+
+def _neural(parameters: dict[str, str], game: Game, seed: int | None, name: str) -> Agent:
+    return NeuralAgent(
+        game,
+        iterations=_integer(parameters, "iters", minimum=1) if "iters" in parameters else None,
+        seconds=_number(parameters, "seconds") if "seconds" in parameters else None,
+        exploration=_number(parameters, "c") if "c" in parameters else DEFAULT_EXPLORATION,
         seed=seed,
         name=name,
     )

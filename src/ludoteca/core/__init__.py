@@ -14,6 +14,7 @@ from ludoteca.core.game import Game, Move, PlayoutStats, State
 from ludoteca.core.info import (
     DEFAULT_LEVELS,
     GameInfo,
+    LearnedPlayer,
     LevelSetting,
     PieceStyle,
     RegionStyle,
@@ -43,6 +44,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidRecordError",
     "InvalidStateError",
+    "LearnedPlayer",
     "LevelSetting",
     "LudotecaError",
     "Move",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
     from ludoteca.core.view import Drawing
 
 LEVELS: Final = (1, 2, 3, 4, 5)
-Engine = Literal["mcts", "alphabeta", "expert"]
+#: The level a game's learned player is offered as, where it is declared stronger than level 5.
+NEURAL_LEVEL: Final = 6
+Engine = Literal["mcts", "alphabeta", "expert", "neural"]
 ExpertValue = Literal["win chance", "progress"]
 
 #: ``evaluate(state) -> returns``: each player's estimated return in [-1, 1] (running positions).
@@ -67,8 +70,10 @@ class LevelSetting:
 
     Attributes:
         summary: One line for menus and docs.
-        engine: ``"mcts"``, ``"alphabeta"`` or ``"expert"`` (the game's own expert move).
-        budget: MCTS iterations, or alpha-beta positions searched, per move (0 for the expert).
+        engine: ``"mcts"``, ``"alphabeta"``, ``"expert"`` (the game's own expert move) or
+            ``"neural"`` (the learned player, only as `NEURAL_LEVEL`).
+        budget: MCTS or PUCT iterations, or alpha-beta positions searched, per move (0 for
+            the expert).
         blunder: Chance of playing a uniformly random move instead.
     """
 
@@ -98,6 +103,26 @@ def levels_with(changes: Mapping[int, LevelSetting]) -> tuple[LevelSetting, ...]
     if unknown:
         raise ValueError(f"levels are 1, 2, 3, 4 and 5; got {unknown}")
     return tuple(changes.get(level, DEFAULT_LEVELS[level - 1]) for level in LEVELS)
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedPlayer:
+    """A learned player a game ships: a policy/value network for `ludoteca.ai.neural`.
+
+    The weights are data in the game's own package; the agent that plays them lives in the AI
+    layer and reads them through this declaration.
+
+    Attributes:
+        weights: The network's weights file (``.npz``, see `ludoteca.ai.neural.network`).
+        iterations: PUCT iterations per move of the ``neural`` agent and of its level.
+        level: The setting of level `NEURAL_LEVEL` (engine ``"neural"``, budget the
+            iterations), declared only where the learned player was measured stronger than
+            level 5; ``None`` offers it as the ``neural`` agent alone.
+    """
+
+    weights: Path
+    iterations: int
+    level: LevelSetting | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +209,7 @@ class GameInfo:
             Games with neither are reviewed by MCTS searches.
         search_leaf: The compiled search leaf (see `SearchLeaf`), or ``None``: the MCTS then
             makes the same calls from Python. Needs ``evaluate``.
+        learned: The game's learned player (see `LearnedPlayer`), or ``None``.
     """
 
     rollout_plies: int | None = None
@@ -198,15 +224,28 @@ class GameInfo:
     exact_values: ExactValues | None = None
     expert_playouts: ExpertPlayouts | None = None
     search_leaf: SearchLeaf | None = None
+    learned: LearnedPlayer | None = None
+
+    @property
+    def level_numbers(self) -> tuple[int, ...]:
+        """The levels this game offers: 1-5, and `NEURAL_LEVEL` where its learned player is one."""
+        if self.learned is not None and self.learned.level is not None:
+            return (*LEVELS, NEURAL_LEVEL)
+        return LEVELS
 
     def level(self, level: int) -> LevelSetting:
-        """The setting of ``level`` (1-5).
+        """The setting of ``level`` (1-5, or `NEURAL_LEVEL` where the game declares it).
 
         Raises:
-            ValueError: ``level`` is not 1-5.
+            ValueError: ``level`` is not one of the game's `level_numbers`.
         """
-        if isinstance(level, bool) or level not in LEVELS:
-            raise ValueError(f"level must be 1, 2, 3, 4 or 5; got {level!r}")
+        numbers = self.level_numbers
+        if isinstance(level, bool) or level not in numbers:
+            accepted = ", ".join(str(n) for n in numbers[:-1]) + f" or {numbers[-1]}"
+            raise ValueError(f"level must be {accepted}; got {level!r}")
+        if level == NEURAL_LEVEL:
+            assert self.learned is not None and self.learned.level is not None
+            return self.learned.level
         return self.levels[level - 1]
 
 
@@ -248,6 +287,7 @@ def declaration_problems(info: object) -> list[str]:
         problems.append(
             f"expert_value must be 'win chance' or 'progress'; got {info.expert_value!r}"
         )
+    problems.extend(_learned_problems(info.learned))
     problems.extend(_view_problems(info.view))
     problems.extend(_style_problems("piece", info.piece_styles, PieceStyle))
     problems.extend(_style_problems("region", info.region_styles, RegionStyle))
@@ -278,6 +318,31 @@ def _level_problems(info: GameInfo) -> list[str]:
             problems.append(f"level {number}: a search needs a budget of at least 1")
         if not (isinstance(setting.blunder, int | float) and 0.0 <= setting.blunder <= 1.0):
             problems.append(f"level {number}: blunder must be from 0 to 1; got {setting.blunder!r}")
+    return problems
+
+
+def _learned_problems(learned: object) -> list[str]:
+    if learned is None:
+        return []
+    if not isinstance(learned, LearnedPlayer):
+        return [f"learned must be a ludoteca.core.LearnedPlayer; got {type(learned).__name__}"]
+    problems = []
+    if not isinstance(learned.weights, Path):
+        problems.append(f"learned.weights must be a pathlib.Path; got {learned.weights!r}")
+    if isinstance(learned.iterations, bool) or not (
+        isinstance(learned.iterations, int) and learned.iterations >= 1
+    ):
+        problems.append(f"learned.iterations must be at least 1; got {learned.iterations!r}")
+    level = learned.level
+    if level is not None and not (
+        isinstance(level, LevelSetting)
+        and level.engine == "neural"
+        and level.budget == learned.iterations
+    ):
+        problems.append(
+            f"learned.level must be a LevelSetting with engine 'neural' and budget "
+            f"{learned.iterations!r} (the iterations); got {level!r}"
+        )
     return problems
 
 

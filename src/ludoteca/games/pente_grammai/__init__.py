@@ -48,6 +48,7 @@ some modern retellings and in Ludii), which Schädler's reconstruction does not 
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import ClassVar
 
@@ -56,7 +57,7 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View
+from ludoteca.core.info import GameInfo, LearnedPlayer, LevelSetting, PieceStyle, View
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.pente_grammai import heuristics, view
 from ludoteca.games.pente_grammai import kernels as k
@@ -132,6 +133,8 @@ class PenteGrammaiGame(KernelGame):
         search_leaf=heuristics.search_leaf,
         expert=expert_move,
         exact_values=exact_move_values,
+        # A network trained by self-play (docs/ai.md); perfect play is level 5, so no level 6.
+        learned=LearnedPlayer(weights=Path(__file__).with_name("network.npz"), iterations=400),
         view=View.of(view),
         piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
     )

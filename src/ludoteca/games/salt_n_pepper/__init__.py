@@ -45,6 +45,7 @@ matter for a match, not for one game).
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import ClassVar
 
@@ -52,7 +53,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
-from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View, levels_with
+from ludoteca.core.info import (
+    GameInfo,
+    LearnedPlayer,
+    LevelSetting,
+    PieceStyle,
+    View,
+    levels_with,
+)
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salt_n_pepper import heuristics, view
 from ludoteca.games.salt_n_pepper import kernels as k
@@ -108,6 +116,8 @@ class SaltNPepperGame(KernelGame):
         ),
         evaluate=heuristics.evaluate,
         search_leaf=heuristics.search_leaf,
+        # A network trained by self-play (docs/ai.md): about level 5's CPU time per move.
+        learned=LearnedPlayer(weights=Path(__file__).with_name("network.npz"), iterations=6000),
         view=View.of(view),
         piece_styles=(
             PieceStyle("salt", "#fdfdfb"),
