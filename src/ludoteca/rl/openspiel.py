@@ -66,8 +66,8 @@ def parameter_default(spec: OptionSpec) -> ParameterValue:
     """
     default = spec.default
     codes = value_codes(spec)
-    if codes is not None and default in codes:
-        return codes[default]
+    if codes is not None:
+        return codes[default] if default in codes else default  # type: ignore[return-value]
     mixed = spec.choices is not None and len({type(choice) for choice in spec.choices}) > 1
     if default is None or mixed or spec.allow_none:
         return format_option_value(default)  # text, as the command line writes it
