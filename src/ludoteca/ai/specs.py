@@ -7,6 +7,9 @@
     mcts:iters=2000             mcts:seconds=0.5,c=1.4,rollout=20,seed=3
     alphabeta:seconds=1         alphabeta:depth=4           alphabeta:nodes=50000
     expert                      (the game's own expert: Pente Grammai, Steppin' Stones)
+
+and players from outside Ludoteca (`ludoteca.ai.outside`): ``onnx:PATH``, ``module:callable``
+and the names of ``ludoteca.agents`` entry points.
 """
 
 from __future__ import annotations
@@ -18,12 +21,16 @@ from ludoteca.ai.alphabeta import AlphaBetaAgent
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import make_agent, rollout_plies
 from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.ai.outside import OUTSIDE_AGENT_SPECS, is_outside_agent_spec, outside_agent
 from ludoteca.core.game import Game
 
 AGENT_SPECS = (
     "random[:seed=N], level:1..5[,seed=N], mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
     "alphabeta:seconds=S|depth=N|nodes=N[,seed=N], expert"
 )
+
+#: Every accepted form: the built-in kinds and the players from outside Ludoteca.
+ALL_AGENT_SPECS = f"{AGENT_SPECS}, {OUTSIDE_AGENT_SPECS}"
 
 _PARAMETERS = {
     "random": ("seed",),
@@ -36,7 +43,11 @@ _PARAMETERS = {
 
 def is_agent_spec(spec: str) -> bool:
     """Whether ``spec`` names a kind of computer player (``level:9`` does, though badly)."""
-    return isinstance(spec, str) and spec.strip().partition(":")[0].strip().lower() in _PARAMETERS
+    if not isinstance(spec, str):
+        return False
+    return spec.strip().partition(":")[0].strip().lower() in _PARAMETERS or (
+        is_outside_agent_spec(spec)
+    )
 
 
 def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
@@ -52,11 +63,11 @@ def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
             accepted.
     """
     if not isinstance(spec, str):
-        raise AgentError(f"an agent spec is text; got {spec!r}; accepted: {AGENT_SPECS}")
+        raise AgentError(f"an agent spec is text; got {spec!r}; accepted: {ALL_AGENT_SPECS}")
     kind, _, parameter_text = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in _PARAMETERS:
-        raise AgentError(f"unknown agent {spec!r}; accepted: {AGENT_SPECS}")
+        return outside_agent(spec.strip(), game, seed=seed, accepted=ALL_AGENT_SPECS)
     items = [item.strip() for item in parameter_text.split(",") if item.strip()]
     level_text = None
     if kind == "level" and items and "=" not in items[0]:

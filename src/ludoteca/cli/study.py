@@ -32,7 +32,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ludoteca.ai import AGENT_SPECS
+from ludoteca.ai import ALL_AGENT_SPECS
 from ludoteca.analysis.study import Batch, plan_study, run_study
 from ludoteca.analysis.study_files import write_study
 from ludoteca.analysis.study_summary import summarise
@@ -55,7 +55,7 @@ def add_study_command(
             "values) and report wins per seat, the first player's advantage, game lengths and "
             "legal moves with 95% Wilson intervals, and compare each variant with the first "
             "(two-sided test, Holm's correction). Writes report.html, study.json and games.csv. "
-            f"Agents: {AGENT_SPECS}."
+            f"Agents: {ALL_AGENT_SPECS}."
         ),
     )
     study.add_argument("game", help="game id, e.g. salt_n_pepper")

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -67,7 +67,7 @@ def parameter_default(spec: OptionSpec) -> ParameterValue:
     default = spec.default
     codes = value_codes(spec)
     if codes is not None:
-        return codes[default] if default in codes else default  # type: ignore[return-value]
+        return cast(ParameterValue, codes.get(default, default))  # an int either way
     mixed = spec.choices is not None and len({type(choice) for choice in spec.choices}) > 1
     if default is None or mixed or spec.allow_none:
         return format_option_value(default)  # text, as the command line writes it
