@@ -24,10 +24,10 @@ if os.environ.get("CI") != "true":
     )
 
 from gymnasium.error import ResetNeeded
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from ludoteca.rl import pettingzoo_env
-from ludoteca.rl.pettingzoo import LudotecaAECEnv
+from ludoteca.rl.pettingzoo import LudotecaAECEnv, parallel_env
 
 TWO_PLAYER_GAMES = [g for g in ludoteca.GAMES if ludoteca.make(g).num_players == 2]
 
@@ -63,6 +63,16 @@ def test_pettingzoos_api_and_seed_tests_pass(game_id: str) -> None:
     with only_declined_advice():
         api_test(pettingzoo_env(game_id), num_cycles=60)
         seed_test(lambda: pettingzoo_env(game_id), num_cycles=60)
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_the_parallel_api_passes_pettingzoos_tests(game_id: str) -> None:
+    """The parallel environment (PettingZoo's aec_to_parallel), and the AEC environment in the
+    cycle shape that conversion needs."""
+    with only_declined_advice():
+        parallel_api_test(parallel_env(game_id), num_cycles=60)
+        api_test(pettingzoo_env(game_id, parallelizable=True), num_cycles=60)
+        seed_test(lambda: pettingzoo_env(game_id, parallelizable=True), num_cycles=60)
 
 
 @pytest.mark.slow
