@@ -27,8 +27,8 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests tools
-	$(BIN)/ruff format --check src tests tools
+	$(BIN)/ruff check src tests tools examples
+	$(BIN)/ruff format --check src tests tools examples
 	$(BIN)/mypy
 
 # BENCH_ARGS="--json", "salta --seconds 10", "--cold": see docs/bench.md.

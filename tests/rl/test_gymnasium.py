@@ -82,7 +82,7 @@ def play_episode(env: gymnasium.Env[Any, Any], seed: int) -> tuple[list[bytes], 
 def test_a_whole_episode_against_level_2_ends_with_the_games_return() -> None:
     env = gymnasium.make("ludoteca/SaltNPepper-v0", opponent="level:2", ranks=6)
     _, reward, _ = play_episode(env, seed=4)
-    state = env.unwrapped.state
+    state = env.unwrapped.position
     assert state.is_over
     assert reward == state.returns()[0] and reward in (-1.0, 0.0, 1.0)
 
@@ -109,31 +109,43 @@ def test_the_solitaire_plays_alone_and_its_dice_follow_the_seed() -> None:
 def test_the_agent_can_play_second() -> None:
     env = gymnasium.make("ludoteca/Salta-v0", player=1, opponent="random")
     observation, info = env.reset(seed=0)
-    state = env.unwrapped.state
+    state = env.unwrapped.position
     assert state.to_move == 1
     assert np.array_equal(observation, state.observation(1))
     assert sorted(np.flatnonzero(info["action_mask"])) == sorted(state.legal_actions())
 
 
-def test_an_illegal_action_ends_the_episode_as_a_loss_and_then_a_reset_is_needed() -> None:
+def test_an_illegal_action_loses_the_game_and_then_a_reset_is_needed() -> None:
     env = gymnasium.make("ludoteca/Salta-v0").unwrapped
+    with pytest.raises(ResetNeeded, match="reset"):
+        env.step(0)
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    before = env.state
+    before = env.position
     _, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    assert not info["action_mask"].any()
-    assert env.state == before
+    assert not info["action_mask"].any() and not env.action_masks().any()
+    assert env.position == before
     with pytest.raises(ResetNeeded, match="reset"):
         env.step(0)
 
 
-def test_actions_outside_the_action_space_are_refused() -> None:
+def test_the_agent_playing_second_loses_by_an_illegal_action_too() -> None:
+    env = gymnasium.make("ludoteca/SaltNPepper-v0", player=1, ranks=6).unwrapped
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    assert env.step(illegal)[1:3] == (-1.0, True)
+
+
+def test_values_outside_the_action_space_are_refused_and_change_nothing() -> None:
     env = gymnasium.make("ludoteca/Salta-v0").unwrapped
     env.reset(seed=0)
+    before = env.position
     for action in (-1, env.action_space.n, "c3-d4", 2.5):
-        with pytest.raises(ValueError, match="an action is an integer from 0 to"):
+        with pytest.raises(ludoteca.IllegalMoveError, match="an action is an integer from 0 to"):
             env.step(action)
+    assert env.position == before
+    env.step(int(np.flatnonzero(env.action_masks())[0]))  # the episode goes on
 
 
 def test_bad_opponents_players_and_options_are_refused_clearly() -> None:
@@ -145,14 +157,14 @@ def test_bad_opponents_players_and_options_are_refused_clearly() -> None:
         LudotecaEnv("salta", player=2)
     with pytest.raises(ludoteca.InvalidOptionError, match="accepted"):
         gymnasium.make("ludoteca/SaltNPepper-v0", ranks=99)
-    with pytest.raises(ValueError, match="accepted: None, 'ansi'"):
+    with pytest.raises(ValueError, match="accepted: None, 'ansi', 'rgb_array'"):
         LudotecaEnv("salta", render_mode="human")
 
 
 def test_ansi_rendering_is_the_terminal_board() -> None:
     env = gymnasium.make("ludoteca/Salta-v0", render_mode="ansi")
     env.reset(seed=0)
-    assert env.render() == str(env.unwrapped.state)
+    assert env.render() == str(env.unwrapped.position)
 
 
 def test_the_module_path_form_makes_an_environment_without_importing_ludoteca_first() -> None:

@@ -40,7 +40,7 @@ absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
 SHORT = {
     "pente_grammai": {"max_plies": 80},
     "salt_n_pepper": {"ranks": 6, "max_plies": 80},
-    "salta": {"move_limit": "20", "scoring": "simplified"},
+    "salta": {"move_limit": 20, "scoring": "simplified"},
     "splinter": {"size": "9x10", "max_plies": 60},
     "steppin_stones": {"max_turns": 6},
 }
@@ -139,8 +139,8 @@ def test_a_ludoteca_agent_is_a_bot() -> None:
 
 def test_options_are_typed_parameters() -> None:
     spec = pyspiel.load_game("ludoteca_salt_n_pepper").get_type().parameter_specification
-    assert spec == {"first": "random", "pepper_sideways": False, "ranks": 10, "max_plies": 2000}
-    game = pyspiel.load_game('ludoteca_salt_n_pepper(ranks=6,pepper_sideways=true,first="1")')
+    assert spec == {"first": -1, "pepper_sideways": False, "ranks": 10, "max_plies": 2000}
+    game = pyspiel.load_game("ludoteca_salt_n_pepper(ranks=6,pepper_sideways=true,first=1)")
     state = game.new_initial_state()
     assert isinstance(state, LudotecaSpielState)
     assert state.position.game == ludoteca.make(
@@ -148,6 +148,30 @@ def test_options_are_typed_parameters() -> None:
     )
     assert state.current_player() == 1  # Pepper moves first, no draw
     assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "parameters", "options"),
+    [
+        ("salt_n_pepper", {"first": -1}, {"first": "random"}),
+        ("pente_grammai", {"first": 1}, {"first": 1}),
+        ("splinter", {"first": -1, "size": "9x10"}, {"first": "random", "size": "9x10"}),
+        ("salta", {"move_limit": 0}, {"move_limit": None}),
+        ("salta", {"move_limit": 60, "max_plies": 400}, {"move_limit": 60, "max_plies": 400}),
+    ],
+)
+def test_words_and_none_are_integers_and_no_parameter_shows_quotes(
+    game_id: str, parameters: dict[str, object], options: dict[str, object]
+) -> None:
+    game = load(game_id, **parameters)
+    assert game.ludoteca_game == ludoteca.make(game_id, **options)
+    shown = game.get_parameters()
+    assert {name: shown[name] for name in parameters} == parameters
+    assert not any(isinstance(v, str) and '"' in v for v in shown.values())
+    assert '"' not in str(game)
+    again = pyspiel.load_game(str(game))  # the game string round-trips
+    assert again.ludoteca_game == game.ludoteca_game
+    assert again.get_parameters() == shown
 
 
 def test_bad_parameters_are_refused_with_what_is_accepted() -> None:

@@ -24,10 +24,10 @@ if not extra_required("rl"):
     )
 
 from gymnasium.error import ResetNeeded
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from ludoteca.rl import pettingzoo_env
-from ludoteca.rl.pettingzoo import LudotecaAECEnv
+from ludoteca.rl.pettingzoo import LudotecaAECEnv, parallel_env
 
 TWO_PLAYER_GAMES = [g for g in ludoteca.GAMES if ludoteca.make(g).num_players == 2]
 
@@ -65,6 +65,16 @@ def test_pettingzoos_api_and_seed_tests_pass(game_id: str) -> None:
         seed_test(lambda: pettingzoo_env(game_id), num_cycles=60)
 
 
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_the_parallel_api_passes_pettingzoos_tests(game_id: str) -> None:
+    """The parallel environment (PettingZoo's aec_to_parallel), and the AEC environment in the
+    cycle shape that conversion needs."""
+    with only_declined_advice():
+        parallel_api_test(parallel_env(game_id), num_cycles=60)
+        api_test(pettingzoo_env(game_id, parallelizable=True), num_cycles=60)
+        seed_test(lambda: pettingzoo_env(game_id, parallelizable=True), num_cycles=60)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_pettingzoos_api_and_seed_tests_pass_over_whole_games(game_id: str) -> None:
@@ -83,7 +93,7 @@ def play(env: LudotecaAECEnv, choose: Callable[[np.ndarray], int]) -> dict[str, 
         if terminated or truncated:
             env.step(None)
             continue
-        assert not env.state.is_over and env.state.to_move == int(agent.split("_")[1])
+        assert not env.position.is_over and env.position.to_move == int(agent.split("_")[1])
         env.step(choose(observation["action_mask"]))
     return totals
 
@@ -95,8 +105,8 @@ def test_a_whole_game_ends_with_the_games_returns_as_rewards(game_id: str) -> No
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     totals = play(env, lambda mask: int(rng.choice(np.flatnonzero(mask))))
-    assert env.state.is_over
-    assert tuple(totals.values()) == env.state.returns()
+    assert env.position.is_over
+    assert tuple(totals.values()) == env.position.returns()
     assert env.agents == []
 
 
@@ -118,7 +128,7 @@ def test_the_same_seed_replays_the_same_dice_and_another_seed_changes_them() -> 
 def test_observations_and_masks_are_the_states_and_the_mask_is_the_legal_moves() -> None:
     env = pettingzoo_env("salt_n_pepper", ranks=6)
     env.reset(seed=1)
-    state = env.state
+    state = env.position
     mover = env.agent_selection
     other = next(a for a in env.possible_agents if a != mover)
     seen = env.observe(mover)
@@ -129,25 +139,52 @@ def test_observations_and_masks_are_the_states_and_the_mask_is_the_legal_moves()
     assert np.array_equal(env.observe(other)["observation"], state.observation(int(other[-1])))
 
 
-def test_an_illegal_action_is_refused_with_the_legal_ones_and_changes_nothing() -> None:
+@pytest.mark.parametrize("parallelizable", [False, True])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_illegal_action_loses_the_game_for_the_agent_that_chose_it(
+    seat: int, parallelizable: bool
+) -> None:
+    env = pettingzoo_env("salt_n_pepper", ranks=6, first=seat, parallelizable=parallelizable)
+    env.reset(seed=0)
+    offender, other = f"player_{seat}", f"player_{1 - seat}"
+    before = env.position
+    mask = env.observe(offender)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    for agent in env.possible_agents:  # in a cycle the other agent steps too
+        assert env.agent_selection == agent or not parallelizable
+        if env.agent_selection == offender or parallelizable:
+            env.step(illegal if env.agent_selection == offender else 0)
+        if not parallelizable:
+            break
+    assert env.position == before
+    assert env.terminations == {offender: True, other: True}
+    assert env.rewards == {offender: -1.0, other: 1.0}
+    assert env.infos[offender]["illegal_action"] and not env.infos[other]["illegal_action"]
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        totals[agent] += env.last()[1]
+        env.step(None)
+    assert totals == {offender: -1.0, other: 1.0}
+
+
+def test_values_outside_the_action_space_are_refused_and_change_nothing() -> None:
     env = pettingzoo_env("salta")
     with pytest.raises(ResetNeeded, match="reset"):
         env.step(0)
     env.reset(seed=0)
-    before = env.state
-    with pytest.raises(ludoteca.IllegalMoveError, match="not legal here; legal actions"):
-        env.step(0)
-    with pytest.raises(ludoteca.IllegalMoveError, match="integer"):
-        env.step("c3-d4")  # type: ignore[arg-type]
+    before = env.position
+    for value in (-1, env.game.num_actions, "c3-d4"):
+        with pytest.raises(ludoteca.IllegalMoveError, match="integer"):
+            env.step(value)  # type: ignore[arg-type]
     with pytest.raises(ludoteca.IllegalMoveError, match="must play an action"):
         env.step(None)
-    assert env.state == before
+    assert env.position == before and not any(env.terminations.values())
 
 
 def test_ansi_rendering_is_the_terminal_board() -> None:
     env = pettingzoo_env("splinter", render_mode="ansi", size="9x10")
     env.reset(seed=0)
-    assert env.render() == str(env.state)
+    assert env.render() == str(env.position)
     assert pettingzoo_env("splinter").render() is None
 
 
@@ -156,7 +193,7 @@ def test_bad_games_options_and_render_modes_are_refused_clearly() -> None:
         pettingzoo_env("chess")
     with pytest.raises(ludoteca.InvalidOptionError, match="accepted"):
         pettingzoo_env("salt_n_pepper", ranks=99)
-    with pytest.raises(ValueError, match="accepted: None, 'ansi'"):
+    with pytest.raises(ValueError, match="accepted: None, 'ansi', 'rgb_array'"):
         pettingzoo_env("salta", render_mode="human")
 
 

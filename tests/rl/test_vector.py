@@ -128,6 +128,36 @@ def test_reset_with_a_seed_starts_the_same_games_again() -> None:
     assert np.array_equal(first, again)
     other, _ = env.reset(seed=2)
     assert not np.array_equal(first, other)  # eight first rolls: all equal by chance 6**-8
+    assert np.array_equal(VectorEnv("pente_grammai", num_envs=8, seed=1).reset()[0], first)
+
+
+def test_reset_without_a_seed_deals_new_games() -> None:
+    """The first reset seeds from the construction's seed; later ones go on with the
+    generators, so no two resets replay the same games (each: 16 envs' first rolls)."""
+    env = VectorEnv("pente_grammai", num_envs=16, seed=1)
+    starts = [env.reset()[0].tobytes()]
+    for _ in range(3):
+        env.step(env.random_actions())
+        starts.append(env.reset()[0].tobytes())
+    starts.append(env.reset()[0].tobytes())  # twice in a row: new games too
+    assert len(set(starts)) == len(starts)
+    replay = VectorEnv("pente_grammai", num_envs=16, seed=1)
+    again = [replay.reset()[0].tobytes()]
+    for _ in range(3):
+        replay.step(replay.random_actions())
+        again.append(replay.reset()[0].tobytes())
+    again.append(replay.reset()[0].tobytes())
+    assert again == starts  # the whole sequence still follows the seed
+
+
+def test_a_step_can_be_kept_by_copying_it() -> None:
+    env = VectorEnv("salt_n_pepper", num_envs=4, seed=3, ranks=6)
+    env.reset()
+    kept = env.step(env.random_actions()).copy()
+    seen = env.step(env.random_actions())
+    assert not np.array_equal(kept.observations, seen.observations)  # the buffers moved on
+    kept.observations[0, 0, 0, 0] = 0.5  # writable, and the env's buffers are not touched
+    assert seen.observations[0, 0, 0, 0] != 0.5
 
 
 def test_the_results_are_read_only_with_the_documented_shapes() -> None:
@@ -142,21 +172,48 @@ def test_the_results_are_read_only_with_the_documented_shapes() -> None:
         result.masks[0, 0] = True
 
 
-def test_an_illegal_action_names_its_env_and_moves_nothing() -> None:
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_illegal_action_loses_its_game_for_the_player_to_move(seat: int) -> None:
+    """Row 2 plays an illegal move (Salt's a1 is never a legal step at the start) for the player
+    to move, ``seat``: that game is lost by that seat and restarts; the others play on exactly
+    as a twin batch with legal actions everywhere."""
+    env = VectorEnv("salt_n_pepper", num_envs=4, seed=2, first=seat, ranks=6)
+    twin = VectorEnv("salt_n_pepper", num_envs=4, seed=2, first=seat, ranks=6)
+    env.reset()
+    twin.reset()
+    actions = env.random_actions()
+    twin.random_actions()
+    assert env.players[2] == seat
+    illegal = actions.copy()
+    illegal[2] = 0
+    result = env.step(illegal).copy()
+    expected = twin.step(actions).copy()
+    assert result.illegal.tolist() == [False, False, True, False]
+    assert result.terminated.tolist() == [False, False, True, False]
+    loser_row = [1.0, 1.0]
+    loser_row[seat] = -1.0
+    assert result.rewards[2].tolist() == loser_row
+    others = [0, 1, 3]
+    assert np.array_equal(env.cells[others], twin.cells[others])
+    assert np.array_equal(result.observations[others], expected.observations[others])
+    assert np.array_equal(result.rewards[others], expected.rewards[others])
+    start = VectorEnv("salt_n_pepper", num_envs=1, seed=2, first=seat, ranks=6)
+    assert env.states()[2] == start.game.initial_state()  # a new game, no move played
+    assert env.players[2] == seat
+    after = env.step(env.random_actions())
+    assert not after.illegal.any()  # the flag is about the last step only
+
+
+def test_values_outside_the_action_space_are_refused_and_move_nothing() -> None:
     env = VectorEnv("salt_n_pepper", num_envs=4, seed=2)
     env.reset()
     actions = env.random_actions()
-    actions[2] = 0  # a1 is never a legal step at the start
     before = env.cells.copy()
-    with pytest.raises(ValueError, match=r"action 0 is not legal in env 2; its legal actions"):
-        env.step(actions)
-    assert np.array_equal(env.cells, before)
-    actions[2] = env.game.num_actions  # out of range
-    with pytest.raises(ValueError, match="not legal in env 2"):
-        env.step(actions)
-    actions[2] = -1
-    with pytest.raises(ValueError, match="not legal in env 2"):
-        env.step(actions)
+    for value in (env.game.num_actions, -1):
+        actions[2] = value
+        with pytest.raises(ValueError, match=f"env 2 got {value}"):
+            env.step(actions)
+        assert np.array_equal(env.cells, before)
 
 
 @pytest.mark.parametrize(
@@ -239,5 +296,6 @@ def test_a_plug_in_game_plays_in_a_batch(monkeypatch: pytest.MonkeyPatch) -> Non
         assert result.players.tolist() == [step % 2 if step < 5 else 0] * 3
     assert result.rewards.tolist() == [[1.0, -1.0]] * 3
     assert np.allclose(result.observations, [[0.05, 1.0]] * 3)  # the new game's first move
-    with pytest.raises(ValueError, match="action 2 is not legal in env 1"):
-        env.step([0, 2, 0])
+    result = env.step([0, 2, 0])  # Nim's move "take 3" is not legal with max_take=2
+    assert result.illegal.tolist() == [False, True, False]
+    assert result.rewards[1].tolist() == [-1.0, 1.0]

@@ -5,10 +5,11 @@ from ludoteca.ai.alphabeta import AlphaBetaAgent
 from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import LEVELS, Hint, hint, level_setting, make_agent
 from ludoteca.ai.mcts import MCTSAgent, SearchResult
-from ludoteca.ai.specs import AGENT_SPECS, agent_from_spec
+from ludoteca.ai.specs import AGENT_SPECS, ALL_AGENT_SPECS, agent_from_spec
 
 __all__ = [
     "AGENT_SPECS",
+    "ALL_AGENT_SPECS",
     "LEVELS",
     "Agent",
     "AgentError",

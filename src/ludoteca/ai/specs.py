@@ -8,6 +8,9 @@
     alphabeta:seconds=1         alphabeta:depth=4           alphabeta:nodes=50000
     expert                      (the game's own expert: Pente Grammai, Steppin' Stones)
     neural                      neural:iters=3000,c=1.5   (the learned player a game ships)
+
+and players from outside Ludoteca (`ludoteca.ai.outside`): ``onnx:PATH``, ``module:callable``
+and the names of ``ludoteca.agents`` entry points.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ludoteca.ai.expert import ExpertAgent
 from ludoteca.ai.levels import make_agent, rollout_plies
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.ai.neural.agent import DEFAULT_EXPLORATION, NeuralAgent
+from ludoteca.ai.outside import OUTSIDE_AGENT_SPECS, is_outside_agent_spec, outside_agent
 from ludoteca.core.game import Game
 
 AGENT_SPECS = (
@@ -27,6 +31,9 @@ AGENT_SPECS = (
     "mcts:iters=N[,seconds=S,c=C,rollout=N|end,seed=N], "
     "alphabeta:seconds=S|depth=N|nodes=N[,seed=N], expert, neural[:iters=N,seconds=S,c=C,seed=N]"
 )
+
+#: Every accepted form: the built-in kinds and the players from outside Ludoteca.
+ALL_AGENT_SPECS = f"{AGENT_SPECS}, {OUTSIDE_AGENT_SPECS}"
 
 _PARAMETERS = {
     "random": ("seed",),
@@ -40,7 +47,11 @@ _PARAMETERS = {
 
 def is_agent_spec(spec: str) -> bool:
     """Whether ``spec`` names a kind of computer player (``level:9`` does, though badly)."""
-    return isinstance(spec, str) and spec.strip().partition(":")[0].strip().lower() in _PARAMETERS
+    if not isinstance(spec, str):
+        return False
+    return spec.strip().partition(":")[0].strip().lower() in _PARAMETERS or (
+        is_outside_agent_spec(spec)
+    )
 
 
 def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
@@ -56,11 +67,11 @@ def agent_from_spec(spec: str, game: Game, *, seed: int | None = None) -> Agent:
             accepted.
     """
     if not isinstance(spec, str):
-        raise AgentError(f"an agent spec is text; got {spec!r}; accepted: {AGENT_SPECS}")
+        raise AgentError(f"an agent spec is text; got {spec!r}; accepted: {ALL_AGENT_SPECS}")
     kind, _, parameter_text = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in _PARAMETERS:
-        raise AgentError(f"unknown agent {spec!r}; accepted: {AGENT_SPECS}")
+        return outside_agent(spec.strip(), game, seed=seed, accepted=ALL_AGENT_SPECS)
     items = [item.strip() for item in parameter_text.split(",") if item.strip()]
     level_text = None
     if kind == "level" and items and "=" not in items[0]:

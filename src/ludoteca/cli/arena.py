@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ludoteca.ai import AGENT_SPECS
+from ludoteca.ai import ALL_AGENT_SPECS
 from ludoteca.analysis.tournament import (
     GameResult,
     TournamentResult,
@@ -36,7 +36,7 @@ def add_arena_command(
         description=(
             "Play every pair of agents against each other (seats alternated), or each agent "
             "alone in a solitaire, and print wins, draws, losses, 95% Wilson intervals and Elo "
-            f"ratings. Agents: {AGENT_SPECS}."
+            f"ratings. Agents: {ALL_AGENT_SPECS}."
         ),
     )
     arena.add_argument("game", help="game id, e.g. splinter")

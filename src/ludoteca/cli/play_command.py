@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ludoteca.ai import AGENT_SPECS, agent_from_spec
+from ludoteca.ai import ALL_AGENT_SPECS, agent_from_spec
 from ludoteca.ai.specs import is_agent_spec
 from ludoteca.cli import autosave
 from ludoteca.cli.picker import has_chance_nodes, pick_game
@@ -60,7 +60,7 @@ def add_play_parser(commands: Any, handler: Handler) -> argparse.ArgumentParser:
         ),
     )
     play.add_argument("game", nargs="?", help="game id (omit to pick from a list)")
-    play.add_argument("--p0", help=f"first player: human (default) or {AGENT_SPECS}")
+    play.add_argument("--p0", help=f"first player: human (default) or {ALL_AGENT_SPECS}")
     play.add_argument("--p1", help="second player: human (default) or a computer, as --p0")
     play.add_argument("--seed", type=int, default=None, help="seed for dice and computer players")
     play.add_argument(

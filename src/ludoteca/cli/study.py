@@ -34,7 +34,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ludoteca.ai import AGENT_SPECS
+from ludoteca.ai import ALL_AGENT_SPECS
 from ludoteca.analysis.batches import BatchRunner
 from ludoteca.analysis.study import Batch, plan_study, run_study
 from ludoteca.analysis.study_files import write_json, write_study
@@ -62,7 +62,7 @@ def add_study_command(
             "first move against 50%, wins, draws, lengths, legal moves and leads against the "
             "baseline, with Holm's correction. Writes report.html, study.json, games.csv. "
             "With --search, race the variants for the best by --objective instead. "
-            f"Agents: {AGENT_SPECS}."
+            f"Agents: {ALL_AGENT_SPECS}."
         ),
     )
     study.add_argument("game", help="game id, e.g. salt_n_pepper")

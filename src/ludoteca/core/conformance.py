@@ -22,6 +22,7 @@ search leaf is checked against the calls it replaces (`check_search_leaf`).
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from types import ModuleType
 from typing import Any
@@ -90,7 +91,14 @@ def _check_game_object(game: Game) -> None:
     _expect(len(game.player_names) == game.num_players, "one player name per player")
     _expect(set(game.options) == {s.name for s in game.option_specs}, "options lists every option")
     _expect(type(game)(**game.options) == game, "a game rebuilt from its options must be equal")
+    if _importable(game):
+        _expect(pickle.loads(pickle.dumps(game)) == game, "a game must unpickle to an equal game")
     _expect(game.initial_state() == game.initial_state(), "initial states must compare equal")
+
+
+def _importable(game: Game) -> bool:
+    """Whether pickle can find the game's class (not one defined inside a function)."""
+    return "<locals>" not in type(game).__qualname__
 
 
 def _play_random_game(game: Game, seed: int, max_plies: int, *, check: bool) -> list[str]:
@@ -120,6 +128,8 @@ def _check_state(game: Game, state: State, rng: random.Random) -> None:
     _expect(hash(parsed) == hash(state), "equal states must hash equal", state)
     _expect(parsed.to_text() == text, "the position text must be canonical", state)
     _expect(bool(str(state)), "str(state) must draw the board", state)
+    if _importable(game):
+        _expect(pickle.loads(pickle.dumps(state)) == state, "a state must unpickle equal", state)
     if state.is_over:
         _check_finished(game, state)
         return

@@ -13,6 +13,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, NoReturn
 
 import numpy as np
@@ -189,6 +190,22 @@ class Game(ABC):
     def describe_options(self) -> str:
         """The options as ``name=value`` text, e.g. ``"goal=seed move_limit=120"``."""
         return " ".join(f"{k}={format_option_value(v)}" for k, v in self._options.items())
+
+    # A game is its id and options: it pickles as those, and a copy is the game itself (nothing
+    # in it ever changes), so copying a state or an environment never copies kernel tables.
+    def __reduce__(self) -> tuple[Any, ...]:
+        from ludoteca.core.registry import is_registered_as
+
+        if is_registered_as(self.id, type(self)):
+            return (restore_game, (self.id, self.options))
+        # A game class that is not registered (a test's toy game) is found by its import path.
+        return (_restore_unregistered_game, (type(self), self.options))
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
 
 
 class State(ABC):
@@ -454,3 +471,44 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"{self._game!r}.parse_state({self.to_text()!r})"
+
+    # A state is a value: it pickles as its game (id and options) and its position text, which
+    # `Game.parse_state` reads back to an equal state, and a copy is the state itself.
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (restore_state, (self._game, self.to_text()))
+
+    def __copy__(self) -> State:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self
+
+
+@lru_cache(maxsize=64)
+def _cached_game(game_id: str, options: tuple[tuple[str, OptionValue], ...]) -> Game:
+    from ludoteca.core.registry import make
+
+    return make(game_id, **dict(options))
+
+
+def restore_game(game_id: str, options: Mapping[str, OptionValue]) -> Game:
+    """The game ``game_id`` with ``options``, as unpickled (games of one pickle share it).
+
+    Raises:
+        UnknownGameError, InvalidOptionError: The id or an option is not known here (a plug-in
+            game that this process has not installed or registered, say).
+    """
+    return _cached_game(game_id, tuple(sorted(options.items())))
+
+
+def _restore_unregistered_game(cls: type[Game], options: Mapping[str, OptionValue]) -> Game:
+    return cls(**options)
+
+
+def restore_state(game: Game, text: str) -> State:
+    """The position ``text`` of ``game``, as unpickled (`Game.parse_state`).
+
+    Raises:
+        InvalidStateError: The text is not a position of this game (its rules changed since).
+    """
+    return game.parse_state(text)

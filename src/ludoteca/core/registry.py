@@ -91,6 +91,16 @@ def register(game_class: type[Game]) -> type[Game]:
     return game_class
 
 
+def is_registered_as(game_id: str, cls: type[Game]) -> bool:
+    """Whether `make` builds ``game_id`` from the class ``cls``."""
+    if game_id not in _LOADED and game_id not in _BUILT_IN:
+        _read_plugins()
+    if game_id in _LOADED:
+        return _LOADED[game_id] is cls
+    path = _BUILT_IN.get(game_id)
+    return path is not None and path == f"{cls.__module__}:{cls.__qualname__}"
+
+
 def runtime_registrations() -> tuple[str, ...]:
     """The games given to `register` in this process, as ``"module:ClassName"`` paths.
 

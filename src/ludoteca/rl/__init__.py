@@ -1,10 +1,16 @@
 """Reinforcement learning: observation tensors, batched games and standard interfaces (docs/rl.md).
 
 - `VectorEnv` plays many games at once in compiled code; it needs nothing beyond Ludoteca.
-- `pettingzoo_env` gives a game as a PettingZoo AEC environment (`ludoteca.rl.pettingzoo`).
+- `pettingzoo_env` gives a game as a PettingZoo AEC environment (`ludoteca.rl.pettingzoo`), whose
+  ``parallel_env`` gives the parallel API through PettingZoo's own conversion.
 - Importing this package registers each game's Gymnasium environment, ``ludoteca/<Game>-v0``
   (`ludoteca.rl.gymnasium`), when Gymnasium is installed.
 - ``import ludoteca.rl.openspiel`` registers each game with OpenSpiel as ``ludoteca_<game id>``.
+- `ludoteca.rl.rendering` draws a position as the web page does, as an RGB array
+  (``render_mode="rgb_array"``).
+
+Every interface follows one rule for illegal actions (the player who chose one loses the game),
+and everything in it copies and pickles (docs/rl.md).
 
 The three interfaces need the ``rl`` extra: ``pip install 'ludoteca[rl]'``.
 """

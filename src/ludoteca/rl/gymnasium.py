@@ -19,10 +19,14 @@ outcome are played inside ``step``, from the generator that ``reset(seed=...)`` 
 opponent is seeded from it too), so a seed and the same actions replay the same game.
 
 The reward is 0 until the end, then the game's return for the agent (+1 win, -1 loss, 0 draw).
-An action that is not legal in the position ends the episode as a loss (reward -1) with
-``info["illegal_action"] = True``: the position is left as it was. An action outside the action
-space is refused with a ValueError. Games end by their rules or their engine safeguards (a move
-limit is a draw), so episodes end as terminated, never truncated.
+An action of the action space that is not legal in the position loses the game, as in every
+interface of ``ludoteca.rl``: reward -1, ``terminated``, ``info["illegal_action"] = True``, and
+the position is left as it was. Mask the policy with ``action_masks()`` (sb3-contrib's
+MaskablePPO reads it) or ``info["action_mask"]``. A value outside the action space raises
+`IllegalMoveError` (a ValueError). Games end by their rules or their engine
+safeguards (a move limit is a draw), so episodes end as terminated, never truncated.
+``render_mode="ansi"`` gives the terminal's board, ``"rgb_array"`` the web page's drawing as an
+RGB array (`ludoteca.rl.rendering`), so Gymnasium's ``RecordVideo`` can film episodes.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from gymnasium.error import ResetNeeded
 
 from ludoteca.ai.agents import Agent
 from ludoteca.ai.specs import agent_from_spec
-from ludoteca.core.errors import InvalidOptionError
+from ludoteca.core.errors import IllegalMoveError, InvalidOptionError
 from ludoteca.core.game import Game, State
 from ludoteca.core.registry import game_class, game_ids, make
 from ludoteca.rl._chance import roll_chance
@@ -82,7 +86,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One game of Ludoteca for a single agent (see the module docs)."""
 
     # Gymnasium reads the render modes from the class, before it makes an environment.
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -101,9 +105,9 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
             ValueError: A bad ``player`` or ``render_mode``, or an opponent for a solitaire.
         """
         game = make(game_id, **options)
-        if render_mode not in (None, "ansi"):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode {render_mode!r} is not supported; accepted: None, 'ansi'"
+                f"render_mode {render_mode!r} is not supported; accepted: None, 'ansi', 'rgb_array'"
             )
         if isinstance(player, bool) or not isinstance(player, int):
             raise ValueError(f"player must be an integer player index; got {player!r}")
@@ -121,7 +125,8 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_box(game)
         self.action_space = action_space(game)
-        self.state: State = game.initial_state()
+        #: The current position in the single-game API (an immutable `State`).
+        self.position: State = game.initial_state()
         self._opponents: dict[int, Agent] = {}
         self._episode_over = True  # until reset() starts a game
 
@@ -138,8 +143,8 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
                 for seat in range(self.game.num_players)
                 if seat != self.player
             }
-        self.state = self._play_on(self.game.initial_state())
-        self._episode_over = self.state.is_over
+        self.position = self._play_on(self.game.initial_state())
+        self._episode_over = self.position.is_over
         return self._observation(), self._info()
 
     def step(
@@ -147,9 +152,12 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Play ``action`` for the agent, then the opponent and the dice up to its next turn.
 
+        An action of the action space that is not legal here loses the game: reward -1,
+        ``terminated``, ``info["illegal_action"] = True``, the position unchanged.
+
         Raises:
             ResetNeeded: The episode is over, or none was started (call ``reset``).
-            ValueError: ``action`` is not an integer of the action space.
+            IllegalMoveError: ``action`` is not an integer of the action space (a ValueError).
         """
         if self._episode_over:
             raise ResetNeeded("no game is under way: call reset() to start one")
@@ -158,18 +166,27 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         except TypeError:
             index = -1
         if not 0 <= index < self.game.num_actions:
-            raise ValueError(
+            raise IllegalMoveError(
                 f"an action is an integer from 0 to {self.game.num_actions - 1}; got {action!r}"
             )
-        if index not in self.state.legal_actions():
+        if index not in self.position.legal_actions():
             self._episode_over = True
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), -1.0, True, False, info
-        self.state = self._play_on(self.state.apply_action(index))
-        self._episode_over = self.state.is_over
-        reward = float(self.state.returns()[self.player])
+        self.position = self._play_on(self.position.apply_action(index))
+        self._episode_over = self.position.is_over
+        reward = float(self.position.returns()[self.player])
         return self._observation(), reward, self._episode_over, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent now, True at each (sb3-contrib's MaskablePPO asks this).
+
+        All False once the episode is over.
+        """
+        if self._episode_over:
+            return np.zeros(self.game.num_actions, dtype=np.bool_)
+        return self.position.legal_action_mask()
 
     def _play_on(self, state: State) -> State:
         """Roll dice and play the opponents from ``state`` until the agent is to move or the end."""
@@ -182,17 +199,22 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         return state
 
     def _observation(self) -> npt.NDArray[np.float32]:
-        return np.asarray(self.state.observation(self.player), dtype=np.float32)
+        return np.asarray(self.position.observation(self.player), dtype=np.float32)
 
     def _info(self) -> dict[str, Any]:
-        if self._episode_over:
-            return {"action_mask": np.zeros(self.game.num_actions, dtype=np.int8)}
-        return {"action_mask": self.state.legal_action_mask().astype(np.int8)}
+        return {"action_mask": self.action_masks().astype(np.int8)}
 
-    def render(self) -> str | None:
-        """The board as the terminal shows it (``render_mode="ansi"``); nothing otherwise."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board: as the terminal shows it (``"ansi"``), or as an RGB array (``"rgb_array"``).
+
+        Nothing without a render mode.
+        """
         if self.render_mode == "ansi":
-            return str(self.state)
+            return str(self.position)
+        if self.render_mode == "rgb_array":
+            from ludoteca.rl.rendering import board_rgb
+
+            return board_rgb(self.position)
         return None
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -57,12 +57,58 @@ def short_name(game_id: str) -> str:
 
 
 def parameter_default(spec: OptionSpec) -> ParameterValue:
-    """The option's default as an OpenSpiel parameter, which fixes the parameter's type."""
+    """The option's default as an OpenSpiel parameter, which fixes the parameter's type.
+
+    An integer option that also takes a few words (``first``: ``random``, 0 or 1) or ``none``
+    is an int parameter, the words as the integers of `value_codes` (``random`` is -1, the
+    chance player). An option that cannot be read so is a string parameter holding the value as
+    the command line writes it.
+    """
     default = spec.default
+    codes = value_codes(spec)
+    if codes is not None:
+        return cast(ParameterValue, codes.get(default, default))  # an int either way
     mixed = spec.choices is not None and len({type(choice) for choice in spec.choices}) > 1
     if default is None or mixed or spec.allow_none:
         return format_option_value(default)  # text, as the command line writes it
     return default
+
+
+def value_codes(spec: OptionSpec) -> dict[OptionValue, int] | None:
+    """The integers that stand for an integer option's values that are not integers.
+
+    Words among the choices are -1, -2, ... in the order the game declares them (no choice is
+    negative), and ``none`` is 0 where the option's minimum is at least 1: OpenSpiel reads a
+    bare number in a game string as an integer, so such options round-trip as int parameters,
+    with no quoted numbers. ``None`` for an option that needs no codes or cannot have them.
+    """
+    if isinstance(spec.default, bool):
+        return None
+    choices = spec.choices or ()
+    numbers = [c for c in choices if isinstance(c, int) and not isinstance(c, bool)]
+    words = [c for c in choices if isinstance(c, str)]
+    if not (isinstance(spec.default, int) or numbers) or not (words or spec.allow_none):
+        return None  # a plain integer option, or one of words only
+    codes: dict[OptionValue, int] = {}
+    if words:
+        if any(number < 0 for number in numbers) or (spec.minimum or 0) < 0:
+            return None
+        codes.update({word: -1 - place for place, word in enumerate(words)})
+    if spec.allow_none:
+        if spec.minimum is None or spec.minimum < 1:
+            return None
+        codes[None] = 0
+    return codes
+
+
+def _option_value(spec: OptionSpec, value: ParameterValue) -> OptionValue:
+    """The option value an OpenSpiel parameter stands for (see `value_codes`)."""
+    codes = value_codes(spec)
+    if codes is not None and isinstance(value, int) and not isinstance(value, bool):
+        for option_value, code in codes.items():
+            if code == value:
+                return option_value
+    return _unquoted(value)
 
 
 def game_type(game: type[Game]) -> pyspiel.GameType:
@@ -128,7 +174,11 @@ class LudotecaSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, ParameterValue] | None = None) -> None:
         game_id = self.game_id
-        given = {name: _unquoted(value) for name, value in (params or {}).items()}
+        specs = {spec.name: spec for spec in game_class(game_id).option_specs}
+        given = {
+            name: _option_value(specs[name], value) if name in specs else _unquoted(value)
+            for name, value in (params or {}).items()
+        }
         self.ludoteca_game = _make(game_id, tuple(sorted(given.items())))
         game = self.ludoteca_game
         zero_sum = game.num_players == 2
@@ -141,9 +191,17 @@ class LudotecaSpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0 if zero_sum else None,
             max_game_length=game.max_game_length,
         )
-        quoted = {name: _quoted(value) for name, value in given.items()}
-        super().__init__(_GAME_TYPES[game_id], info, quoted)
+        self._parameters = {name: _quoted(value) for name, value in (params or {}).items()}
+        super().__init__(_GAME_TYPES[game_id], info, self._parameters)
         self._initial_state = game.initial_state()  # immutable: every new game shares it
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Each game's class is made at registration; a pickle names the game and its
+        # parameters instead, and OpenSpiel's registry gives the class back.
+        return (pyspiel.load_game, (short_name(self.game_id), dict(self._parameters)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaSpielGame:
+        return self  # an OpenSpiel game is immutable; its states refer to it
 
     def new_initial_state(self) -> LudotecaSpielState:
         """The position before the first move (or the first chance node)."""

@@ -44,6 +44,8 @@ class VectorStep(NamedTuple):
             new one began).
         players: int64 ``(num_envs,)``: the player to move in each row, whose view the
             observation is.
+        illegal: bool ``(num_envs,)``: whether the row's action was not legal, which lost
+            the row's game (see `VectorEnv.step`; then ``terminated`` is True too).
     """
 
     observations: npt.NDArray[np.float32]
@@ -51,6 +53,18 @@ class VectorStep(NamedTuple):
     rewards: npt.NDArray[np.float32]
     terminated: npt.NDArray[np.bool_]
     players: npt.NDArray[np.int64]
+    illegal: npt.NDArray[np.bool_]
+
+    def copy(self) -> VectorStep:
+        """The same step in fresh, writable arrays that the next step leaves alone."""
+        return VectorStep(
+            self.observations.copy(),
+            self.masks.copy(),
+            self.rewards.copy(),
+            self.terminated.copy(),
+            self.players.copy(),
+            self.illegal.copy(),
+        )
 
 
 class VectorEnv:
@@ -68,6 +82,8 @@ class VectorEnv:
         num_envs: How many games to play side by side (1 to `MAX_ENVS`).
         seed: Fixes every chance outcome: the same seed and the same actions give the same
             games. `random_actions` draws from a generator of its own, also fixed by ``seed``.
+            The first `reset` starts from it; a later `reset` without a seed goes on with the
+            generators, so it deals new games.
         **options: The game's options when ``game`` is an id.
 
     Raises:
@@ -107,35 +123,58 @@ class VectorEnv:
         self._players = np.zeros(n, dtype=np.int64)
         self._rewards = np.zeros((n, self.num_players), dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
+        self._illegal = np.zeros(n, dtype=np.bool_)
         self._chance_rng = np.zeros(n, dtype=np.uint64)
         self._action_rng = np.zeros(n, dtype=np.uint64)
         self._actions = np.zeros(n, dtype=np.int64)
         self._is_reset = False
-        self._result = VectorStep(
-            _read_only(self._observations.reshape((n, *self.observation_shape))),
+        self._is_seeded = False  # whether the generators have been seeded from `_seed`
+        self._result = self._views()
+
+    def _views(self) -> VectorStep:
+        """Read-only views of the buffers, as `step` returns them."""
+        return VectorStep(
+            _read_only(self._observations.reshape((self.num_envs, *self.observation_shape))),
             _read_only(self._masks),
             _read_only(self._rewards),
             _read_only(self._terminated),
             _read_only(self._players),
+            _read_only(self._illegal),
         )
+
+    # A copy or an unpickled env has buffers of its own: the views that `step` returns are
+    # made anew over them (a copied view would be a frozen snapshot of the old buffers).
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_result"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._result = self._views()
 
     def reset(
         self, seed: int | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Start every game anew; return ``(observations, masks)`` (read-only, see `VectorStep`).
 
-        Chance outcomes before the first decision are played (drawn from the generators). A new
-        ``seed`` replaces the one given at construction.
+        Chance outcomes before the first decision are played (drawn from the generators). A
+        ``seed`` reseeds the generators (it replaces the one given at construction), so the
+        same seed deals the same games again; without one the first reset seeds them from the
+        construction's seed and later ones go on with them, dealing new games.
 
         Raises:
             ValueError: A bad seed, or options under which a game ends before its first move.
         """
         if seed is not None:
             self._seed = _check_seed(seed)
-        seed_generators(self._chance_rng, self._seed)
-        seed_generators(self._action_rng, self._seed ^ 0x5DEECE66D)
+        if seed is not None or not self._is_seeded:
+            seed_generators(self._chance_rng, self._seed)
+            seed_generators(self._action_rng, self._seed ^ 0x5DEECE66D)
+            self._is_seeded = True
         self._rewards[:] = 0.0
         self._terminated[:] = False
+        self._illegal[:] = False
         game = self.game
         status = game.kernels.vector_reset(
             self._batch,
@@ -158,40 +197,96 @@ class VectorEnv:
         of the result shows a player to move; ``terminated`` and ``rewards`` say which games
         ended and how.
 
+        An action that is not legal in its game (one of ``range(num_actions)`` that the row's
+        mask does not allow) loses that game, as in every interface of `ludoteca.rl`: the row's
+        rewards are -1 for the player to move and +1 for every other player, ``terminated`` and
+        ``illegal`` are True, and the row starts a new game; the illegal move is never played.
+
         Args:
-            actions: One legal action index per game: integers, shape ``(num_envs,)``.
+            actions: One action index per game: integers in ``range(num_actions)``, shape
+                ``(num_envs,)``.
 
         Raises:
-            ValueError: ``actions`` has the wrong shape or type, or an action is not legal in
-                its game (the error names the first such game); then no game has moved.
+            ValueError: ``actions`` has the wrong shape or type, or holds a number outside
+                ``range(num_actions)``; then no game has moved.
             RuntimeError: `reset` has not been called.
         """
         if not self._is_reset:
             raise RuntimeError("call reset() before step()")
         chosen = self._check_actions(actions)
+        status = self._step_kernel(chosen)
+        if status == NO_ILLEGAL:  # the fast path: nothing more than the compiled call
+            self._illegal[:] = False
+            return self._result
+        if not (chosen.min() >= 0 and chosen.max() < self.num_actions):
+            row = int(np.flatnonzero((chosen < 0) | (chosen >= self.num_actions))[0])
+            raise ValueError(
+                f"actions are integers from 0 to {self.num_actions - 1}; env {row} got"
+                f" {int(chosen[row])} (no env has moved)"
+            )
+        self._lose_illegal_games(chosen)
+        return self._result
+
+    def _step_kernel(self, chosen: npt.NDArray[np.int64]) -> int:
         game = self.game
-        status = game.kernels.vector_step(
-            self._batch,
-            *game.kernel_args,
-            self._initial,
-            chosen,
-            self._observations,
-            self._masks,
-            self._players,
-            self._rewards,
-            self._terminated,
-            self._chance_rng,
+        status = int(
+            game.kernels.vector_step(
+                self._batch,
+                *game.kernel_args,
+                self._initial,
+                chosen,
+                self._observations,
+                self._masks,
+                self._players,
+                self._rewards,
+                self._terminated,
+                self._chance_rng,
+            )
         )
         if status == ENDS_BEFORE_DECISION:
             raise ValueError(self._ends_before_decision())
-        if status != NO_ILLEGAL:
-            row = int(status)
-            legal = np.flatnonzero(self._masks[row]).tolist()
-            raise ValueError(
-                f"action {int(chosen[row])} is not legal in env {row}; its legal actions are"
-                f" {legal} (no env has moved)"
-            )
-        return self._result
+        return status
+
+    def _lose_illegal_games(self, chosen: npt.NDArray[np.int64]) -> None:
+        """Step the legal rows; end the others as lost by their player to move, and restart them.
+
+        The illegal rows play a legal action in the compiled step (so the batch is stepped in one
+        call) and are then dealt new games, from their own generators, in a second call.
+        """
+        rows = np.arange(self.num_envs)
+        illegal = ~self._masks[rows, chosen]
+        losers = self._players[illegal].copy()
+        stand_ins = chosen.copy()
+        stand_ins[illegal] = np.argmax(self._masks[illegal], axis=1)
+        status = self._step_kernel(stand_ins)
+        assert status == NO_ILLEGAL  # every stand-in is a legal action
+        bad = rows[illegal]
+        batch = self._batch[bad]
+        observations = self._observations[bad]
+        masks = self._masks[bad]
+        players = self._players[bad]
+        generators = self._chance_rng[bad]
+        game = self.game
+        status = game.kernels.vector_reset(
+            batch,
+            *game.kernel_args,
+            self._initial,
+            observations,
+            masks,
+            players,
+            generators,
+        )
+        if status == ENDS_BEFORE_DECISION:
+            raise ValueError(self._ends_before_decision())
+        self._batch[bad] = batch
+        self._observations[bad] = observations
+        self._masks[bad] = masks
+        self._players[bad] = players
+        self._chance_rng[bad] = generators
+        self._rewards[bad] = 1.0
+        self._rewards[bad, losers] = -1.0
+        self._terminated[bad] = True
+        self._illegal[:] = illegal
 
     def random_actions(self) -> npt.NDArray[np.int64]:
         """One action per game, uniform among its legal ones (a fresh array).
