@@ -72,7 +72,8 @@ def test_a_module_callable_plays_in_a_study(
     out = capsys.readouterr().out
     assert status == 0, out
     study = json.loads(out)
-    assert study["agents"] == [spec, "random"]
+    assert study["lineups"] == [[spec, "random"]]
+    assert study["variants"][0]["agents"] == [spec, "random"]
     assert study["variants"][0]["games"] == 6
 
 
