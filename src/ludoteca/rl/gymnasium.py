@@ -86,7 +86,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One game of Ludoteca for a single agent (see the module docs)."""
 
     # Gymnasium reads the render modes from the class, before it makes an environment.
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
