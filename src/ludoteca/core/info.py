@@ -210,6 +210,8 @@ class GameInfo:
         search_leaf: The compiled search leaf (see `SearchLeaf`), or ``None``: the MCTS then
             makes the same calls from Python. Needs ``evaluate``.
         learned: The game's learned player (see `LearnedPlayer`), or ``None``.
+        lessons: The game's course of lessons, a TOML file in its own package (see
+            `ludoteca.core.lessons`), or ``None``.
     """
 
     rollout_plies: int | None = None
@@ -225,6 +227,7 @@ class GameInfo:
     expert_playouts: ExpertPlayouts | None = None
     search_leaf: SearchLeaf | None = None
     learned: LearnedPlayer | None = None
+    lessons: Path | None = None
 
     @property
     def level_numbers(self) -> tuple[int, ...]:
@@ -291,6 +294,8 @@ def declaration_problems(info: object) -> list[str]:
     problems.extend(_view_problems(info.view))
     problems.extend(_style_problems("piece", info.piece_styles, PieceStyle))
     problems.extend(_style_problems("region", info.region_styles, RegionStyle))
+    if info.lessons is not None and not isinstance(info.lessons, Path):
+        problems.append(f"lessons must be a pathlib.Path to the course file; got {info.lessons!r}")
     if not isinstance(info.rules, str):
         problems.append("rules must be Markdown text")
     return problems
