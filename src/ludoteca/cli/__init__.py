@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay, review, arena, study, bench, warmup, serve.
+"""The ``ludoteca`` command: games, rules, play, learn, replay, review, arena, study, bench, ...
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -181,6 +181,12 @@ def _add_play(commands: Any) -> None:
     _option_argument(add_play_parser(commands, run_play))
 
 
+def _add_learn(commands: Any) -> None:
+    from ludoteca.cli.learn import add_learn_parser
+
+    add_learn_parser(commands)
+
+
 def _add_replay(commands: Any) -> None:
     replay = commands.add_parser("replay", help=COMMANDS["replay"].help)
     replay.add_argument("file", help="a saved game (JSON)")
@@ -264,6 +270,7 @@ COMMANDS: dict[str, Command] = {
     "rules": Command("show the rules of a game", _add_rules),
     "play": Command("play a game in the terminal", _add_play),
     "replay": Command("step through a saved game", _add_replay),
+    "learn": Command("learn a game step by step: short lessons", _add_learn),
     "review": Command(
         "judge every move of a saved game: labels, better moves, accuracy", _add_review
     ),
