@@ -97,3 +97,18 @@ def test_a_step_by_keyboard_clicks_on_the_board(page: Page, base: str) -> None:
     page.locator('#board .region[data-region="i7"]').focus()
     page.keyboard.press(" ")
     expect(page.locator("#feedback")).to_contain_text("Right!")
+
+
+@pytest.mark.parametrize("game_id", ["salta", "splinter", "steppin_stones"])
+def test_nothing_overflows_at_phone_width(browser: Browser, base: str, game_id: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        for url in (f"{base}/learn", f"{base}/learn/{game_id}"):
+            phone.goto(url)
+            phone.wait_for_load_state("networkidle")
+            width = phone.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 390, f"{url} is {width}px wide"
+        expect(phone.locator("#board svg")).to_be_visible()
+    finally:
+        context.close()
