@@ -190,7 +190,7 @@ def test_an_untaught_section_is_reported_and_so_is_a_missing_one() -> None:
 def test_a_game_declares_its_course_in_its_game_info() -> None:
     assert all(has_course(game_id) for game_id in GAMES)
     assert declaration_problems(GameInfo(lessons="lessons.toml")) == [  # type: ignore[arg-type]
-        "lessons must be a pathlib.Path to the course file; got 'lessons.toml'"
+        "lessons must be a pathlib.Path to its file; got 'lessons.toml'"
     ]
     assert declaration_problems(GameInfo(lessons=Path("x.toml"))) == []
 

@@ -187,6 +187,12 @@ def _add_learn(commands: Any) -> None:
     add_learn_parser(commands)
 
 
+def _add_puzzles(commands: Any) -> None:
+    from ludoteca.cli.puzzles import add_puzzles_parser
+
+    add_puzzles_parser(commands)
+
+
 def _add_replay(commands: Any) -> None:
     replay = commands.add_parser("replay", help=COMMANDS["replay"].help)
     replay.add_argument("file", help="a saved game (JSON)")
@@ -271,6 +277,7 @@ COMMANDS: dict[str, Command] = {
     "play": Command("play a game in the terminal", _add_play),
     "replay": Command("step through a saved game", _add_replay),
     "learn": Command("learn a game step by step: short lessons", _add_learn),
+    "puzzles": Command("puzzles from real games: make a set, or solve", _add_puzzles),
     "review": Command(
         "judge every move of a saved game: labels, better moves, accuracy", _add_review
     ),

@@ -212,6 +212,8 @@ class GameInfo:
         learned: The game's learned player (see `LearnedPlayer`), or ``None``.
         lessons: The game's course of lessons, a TOML file in its own package (see
             `ludoteca.core.lessons`), or ``None``.
+        puzzles: The game's puzzle set, a JSON file in its own package (see
+            `ludoteca.analysis.puzzles`), or ``None``.
     """
 
     rollout_plies: int | None = None
@@ -228,6 +230,7 @@ class GameInfo:
     search_leaf: SearchLeaf | None = None
     learned: LearnedPlayer | None = None
     lessons: Path | None = None
+    puzzles: Path | None = None
 
     @property
     def level_numbers(self) -> tuple[int, ...]:
@@ -294,8 +297,11 @@ def declaration_problems(info: object) -> list[str]:
     problems.extend(_view_problems(info.view))
     problems.extend(_style_problems("piece", info.piece_styles, PieceStyle))
     problems.extend(_style_problems("region", info.region_styles, RegionStyle))
-    if info.lessons is not None and not isinstance(info.lessons, Path):
-        problems.append(f"lessons must be a pathlib.Path to the course file; got {info.lessons!r}")
+    for name in ("lessons", "puzzles"):
+        if getattr(info, name) is not None and not isinstance(getattr(info, name), Path):
+            problems.append(
+                f"{name} must be a pathlib.Path to its file; got {getattr(info, name)!r}"
+            )
     if not isinstance(info.rules, str):
         problems.append("rules must be Markdown text")
     return problems
