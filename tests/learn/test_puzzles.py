@@ -78,7 +78,7 @@ def test_the_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     status, text = run_combined(
         capsys, ["puzzles", "generate", "pente_grammai", "--count", "3", "--out", str(out)]
     )
-    assert status == 0 and "3 puzzles written to" in text
+    assert status == 0 and "3 puzzles written to" in text and "3/3 puzzles · " in text
     written = json.loads(out.read_text())
     assert written["game"] == "pente_grammai" and len(written["puzzles"]) == 3
     first = load(make("pente_grammai"), out)[0]

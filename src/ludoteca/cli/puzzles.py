@@ -53,10 +53,15 @@ def run_generate(arguments: argparse.Namespace, console: Console, read_line: Rea
     wall, cpu = time.perf_counter(), time.process_time()
 
     def progress(found: int, games: int) -> None:
-        errors.print(f"\r{found}/{arguments.count} puzzles · {games} games", end="")
+        line = f"{found}/{arguments.count} puzzles · {games} games"
+        if errors.is_terminal:  # one line, rewritten
+            errors.print(f"\r{line}", end="")
+        else:
+            errors.print(line)
 
     puzzles = generate(game, arguments.count, arguments.seed, progress=progress)
-    errors.print()
+    if errors.is_terminal:
+        errors.print()
     save(game, arguments.seed, puzzles, out)
     console.print(
         f"{len(puzzles)} puzzles written to {escape(str(out))} "
