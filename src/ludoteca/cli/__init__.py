@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 USAGE_ERROR = 2
 PIPE_WIDTH = 120
+#: Commands whose every line is wrapped to the terminal's width, even in a pipe.
+SESSION_COMMANDS = ("play", "replay", "analyse")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +59,14 @@ def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None
 
     # Soft wrap: long messages and move lists stay whole lines, for people and for pipes.
     console = Console(highlight=False, soft_wrap=True)
-    if not console.is_terminal:  # a pipe or a file: room for whole tables, not 80 columns
-        console = Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
+    if not console.is_terminal:
+        # A pipe or a file: room for whole tables; the sessions of play, replay and analyse
+        # keep to the terminal's width ($COLUMNS, else 80), as they would on the screen.
+        from ludoteca.cli.text import terminal_width
+
+        session = _command_in(words) in SESSION_COMMANDS
+        width = terminal_width() if session else PIPE_WIDTH
+        console = Console(highlight=False, soft_wrap=True, width=width)
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     reader = read_line or _terminal_reader(console)
     with warnings.catch_warnings():  # shown as one line each, not as Python warnings
