@@ -181,7 +181,7 @@ def test_replay_steps_through_a_saved_game(
     run(capsys, ["play", "salta"], "c3-d4", "h8-g7", f"save {saved}")
     status, out, _ = run(capsys, ["replay", str(saved)], "", "", "", "b", "0", "x", "q")
     assert status == 0
-    assert "Ply 1: c3-d4" in out and "Ply 2: h8-g7" in out
+    assert "Ply 1 · 1. c3-d4" in out and "Ply 2 · 2. h8-g7" in out
     assert "That was the last move" in out and "Not understood: x" in out
     status, out, _ = run(capsys, ["replay", str(saved), "--all"])
     assert out.count("Ply ") == 2
