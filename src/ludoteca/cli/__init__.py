@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay, review, arena, study, bench, warmup, serve.
+"""The ``ludoteca`` command: games, rules, play, replay, review, analyse, arena, study, bench, ….
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -223,6 +223,12 @@ def _add_review(commands: Any) -> None:
     add_review_command(commands, review)
 
 
+def _add_analyse(commands: Any) -> None:
+    from ludoteca.cli.analyse import add_analyse_parser
+
+    add_analyse_parser(commands, _option_argument)
+
+
 def _add_bench(commands: Any) -> None:
     from ludoteca.cli.bench import add_bench_parser
 
@@ -275,6 +281,7 @@ COMMANDS: dict[str, Command] = {
     "review": Command(
         "judge every move of a saved game: labels, better moves, accuracy", _add_review
     ),
+    "analyse": Command("an analysis board: try moves and variations, ask the engine", _add_analyse),
     "bench": Command("measure the speed of the rules engines and of the search", _add_bench),
     "arena": Command("a round-robin tournament between computer players", _add_arena),
     "study": Command(

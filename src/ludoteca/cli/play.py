@@ -253,6 +253,9 @@ class PlaySession:
             say(self.console, refusal(line, error, COMMANDS), style="red")
             return True
         except LudotecaError as error:
+            if self.state.to_move == CHANCE:  # a word that is no roll: no roll attempt
+                say(self.console, refusal(line, error, COMMANDS), style="red")
+                return True
             say(self.console, str(error), style="red")
             return True
         self._play_move(move)
@@ -514,7 +517,7 @@ class PlaySession:
 COMMANDS = ("moves", "rules", "hint", "undo", "save", "board", "resign", "help", "quit", "exit")
 
 
-def refusal(line: str, error: InvalidMoveError, commands: Sequence[str]) -> str:
+def refusal(line: str, error: LudotecaError, commands: Sequence[str]) -> str:
     """What to say to typed text that is no move of this game's notation.
 
     A single word of letters alone is no move attempt: it is an unknown command. Anything else
