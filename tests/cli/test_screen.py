@@ -9,7 +9,7 @@ import pytest
 
 import ludoteca
 from ludoteca.cli.screen import board_text, moved_regions
-from tests.cli.screens import HEIGHT, SCENARIOS, WIDTH, screen
+from tests.cli.screens import HEIGHT, SCENARIOS, TYPED, WIDTH, screen, typed_screen
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "terminal.md"
 
@@ -51,6 +51,17 @@ def test_the_computers_move_is_the_line_above_the_prompt(captured: tuple[str, li
 
 def test_the_docs_show_these_screens(captured: tuple[str, list[str]]) -> None:
     _, lines = captured
+    assert "\n".join(lines) in DOCS.read_text(encoding="utf-8"), (
+        "docs/terminal.md is out of date: python -m tests.cli.screens prints the screens"
+    )
+
+
+@pytest.mark.parametrize("name", list(TYPED))
+def test_the_commands_screens_fit_and_the_docs_show_them(name: str) -> None:
+    lines = typed_screen(name).split("\n")
+    assert len(lines) <= HEIGHT
+    assert all(len(line) <= WIDTH for line in lines), max(lines, key=len)
+    assert lines[-1].endswith(">")
     assert "\n".join(lines) in DOCS.read_text(encoding="utf-8"), (
         "docs/terminal.md is out of date: python -m tests.cli.screens prints the screens"
     )
