@@ -129,6 +129,19 @@ def test_the_analyse_command_plays_saves_and_replay_numbers_the_line_alike(
     assert all(len(line) <= 80 for line in out.split("\n") if ">" not in line), out
 
 
+def test_a_saved_game_opens_at_its_end_with_its_moves_as_the_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "g.json"
+    records.save(records.create(ludoteca.make("salta"), ["c3-d4", "h8-g7"]), saved)
+    status, out = run_combined(capsys, ["analyse", "--load", str(saved)], "line", "back", "quit")
+    assert status == 0
+    assert "start 1. c3-d4 [2. h8-g7]" in out
+    assert "analyse (ply 1, Red to move)>" in out
+    status, out = run_combined(capsys, ["analyse", "salta", "--load", str(saved)])
+    assert status == 2 and "--load FILE brings its own game" in out
+
+
 def test_a_bad_position_is_refused_with_what_is_accepted(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

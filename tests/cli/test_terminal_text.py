@@ -119,6 +119,13 @@ def test_a_word_is_an_unknown_command_and_a_bad_move_keeps_the_engines_reason() 
     assert session.history == []  # nothing was played
 
 
+def test_history_numbers_the_moves_with_the_rolls_beside_them() -> None:
+    session, console = _session("pente_grammai", 80, "first-0", "5", "hand-W5", "2", "history")
+    session.manual_dice = True
+    session.run()
+    assert "Moves: 1. hand-W5 (White starts, 5)" in flat(console.export_text())
+
+
 def test_words_that_are_moves_stay_moves() -> None:
     # Steppin' Stones' ``end`` and ``resign`` are moves, not commands or unknown words.
     session, console = _session("steppin_stones", 80, "S* M0 C4 A2", "resign", "quit")

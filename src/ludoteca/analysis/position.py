@@ -29,6 +29,10 @@ Method = Literal["exact", "playouts", "search", "over"]
 #: Chance nodes with more outcomes than this are not searched outcome by outcome.
 MAX_SEARCHED_OUTCOMES = 8
 MAX_LINE = 8
+#: Budgets when none is given: a search is quick, the expert's playouts much slower (Steppin'
+#: Stones: about a quarter of a second of CPU each).
+DEFAULT_SEARCH_ITERATIONS = 2000
+DEFAULT_PLAYOUTS = 20
 Z_95 = 1.959964
 
 
@@ -63,12 +67,25 @@ def _chances_of(first_player_value: float, players: int) -> tuple[float, ...]:
     return (first,) if players == 1 else (first, 1.0 - first)
 
 
-def evaluate(state: State, *, budget: int = 2000, seed: int = 0) -> PositionValue:
+def default_budget(state: State) -> int:
+    """The budget `evaluate` uses for ``state``'s game unless told otherwise."""
+    info = state.game.info
+    if info.exact_values is None and info.expert_playouts is not None:
+        return DEFAULT_PLAYOUTS
+    return DEFAULT_SEARCH_ITERATIONS
+
+
+def evaluate(state: State, *, budget: int | None = None, seed: int = 0) -> PositionValue:
     """The engine's value of ``state`` (see the module docs for the three methods).
+
+    ``budget`` is the search's iterations or the number of playouts (`default_budget` if
+    ``None``; unused where the value is exact).
 
     Raises:
         LudotecaError: ``budget`` below 1, or a chance node with too many outcomes to search.
     """
+    if budget is None:
+        budget = default_budget(state)
     if budget < 1:
         raise LudotecaError(f"the budget is at least 1 (playouts or iterations); got {budget}")
     players = state.game.num_players

@@ -17,7 +17,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ludoteca.analysis.position import PositionValue, evaluate
+from ludoteca.analysis.position import (
+    DEFAULT_PLAYOUTS,
+    DEFAULT_SEARCH_ITERATIONS,
+    PositionValue,
+    default_budget,
+    evaluate,
+)
 from ludoteca.cli.play import ReadLine, list_moves, refusal, show_rules
 from ludoteca.cli.rolls import RollReader
 from ludoteca.cli.screen import board_text, moved_regions
@@ -28,7 +34,6 @@ from ludoteca.core.game import Game, Move, State
 from ludoteca.core.notation import numbered_plies
 from ludoteca.core.outcome import CHANCE
 
-DEFAULT_BUDGET = 2000
 MAX_BUDGET = 1_000_000
 
 HELP = """\
@@ -222,15 +227,21 @@ def add_analyse_parser(commands: Any, option_argument: Callable[[Any], None]) ->
             "at the prompt for the commands. See docs/terminal.md."
         ),
     )
-    parser.add_argument("game", help="game id, e.g. pente_grammai")
+    parser.add_argument("game", nargs="?", help="game id, e.g. pente_grammai")
     parser.add_argument(
         "--position", metavar="TEXT", help="start from this position (the game's position text)"
     )
     parser.add_argument(
+        "--load",
+        metavar="FILE",
+        help="a saved game: its moves are the first line, and the board opens at its end",
+    )
+    parser.add_argument(
         "--budget",
         type=int,
-        default=DEFAULT_BUDGET,
-        help=f"search iterations or playouts of eval (default {DEFAULT_BUDGET:,})",
+        default=None,
+        help=f"search iterations of eval (default {DEFAULT_SEARCH_ITERATIONS:,}) or playouts "
+        f"(Steppin' Stones, default {DEFAULT_PLAYOUTS})",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the engine (0)")
     option_argument(parser)
@@ -260,10 +271,22 @@ def run_analyse(arguments: argparse.Namespace, console: Console, read_line: Read
     from ludoteca.core.options import parse_option_assignments
     from ludoteca.core.registry import make
 
-    if not 1 <= arguments.budget <= MAX_BUDGET:
+    if arguments.budget is not None and not 1 <= arguments.budget <= MAX_BUDGET:
         raise LudotecaError(f"--budget must be from 1 to {MAX_BUDGET:,}; got {arguments.budget}")
-    game = make(arguments.game, **parse_option_assignments(arguments.option))
-    start = start_position(game, arguments.position)
+    loaded = None
+    if arguments.load is not None:
+        if arguments.game is not None or arguments.position is not None or arguments.option:
+            raise LudotecaError(
+                "--load FILE brings its own game, options and start; leave out the game id, "
+                "--position and --option"
+            )
+        loaded = records.load(arguments.load)
+        game, start = loaded.game, loaded.start
+    elif arguments.game is None:
+        raise LudotecaError("give a game id (ludoteca games lists them), or --load FILE")
+    else:
+        game = make(arguments.game, **parse_option_assignments(arguments.option))
+        start = start_position(game, arguments.position)
     board = AnalysisBoard(
         game,
         start,
@@ -272,6 +295,9 @@ def run_analyse(arguments: argparse.Namespace, console: Console, read_line: Read
         budget=arguments.budget,
         seed=arguments.seed,
     )
+    if loaded is not None:
+        for text in loaded.moves:
+            board.tree.play(board.tree.state.parse_move(text))
     return board.run()
 
 
@@ -285,7 +311,7 @@ class AnalysisBoard:
         *,
         console: Console,
         read_line: ReadLine,
-        budget: int = DEFAULT_BUDGET,
+        budget: int | None = None,
         seed: int = 0,
     ) -> None:
         self.game = game
@@ -457,9 +483,10 @@ class AnalysisBoard:
         start = "[start]" if here == 0 else "start"
         say(self.console, " ".join([start, *words]))
 
-    def _evaluate(self, budget: int) -> None:
+    def _evaluate(self, budget: int | None) -> None:
         state = self.tree.state
         if self.game.info.exact_values is None:
+            budget = budget if budget is not None else default_budget(state)
             say(self.console, f"Thinking ({budget:,} iterations or playouts) …", style="dim")
         value = evaluate(state, budget=budget, seed=self.seed)
         say(self.console, describe_value(self.game, value))

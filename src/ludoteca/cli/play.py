@@ -34,7 +34,7 @@ from ludoteca.core import records
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.errors import InvalidMoveError, LudotecaError
 from ludoteca.core.game import Game, Move, State
-from ludoteca.core.notation import chance_text, move_groups
+from ludoteca.core.notation import chance_text, move_groups, numbered_line
 from ludoteca.core.outcome import CHANCE, Outcome
 from ludoteca.core.rules_pages import rules_text
 
@@ -42,6 +42,7 @@ HELP = """\
 Type a move in notation (e.g. {example}), or a command:
   moves        list the legal moves, grouped by the piece or square they start from
   rules        show the rules of the game
+  history      the moves so far, numbered, with the rolls beside them
   hint         the move the strongest computer level would play, with what it thinks of it
   undo         take back your last move (and the computer's reply)
   save [FILE]  save the game as JSON (ludoteca replay FILE shows it again)
@@ -288,6 +289,10 @@ class PlaySession:
             list_moves(self.console, self.state)
         elif command == "rules" and not self._is_a_move(command):
             show_rules(self.console, self.game)
+        elif command == "history" and not self._is_a_move(command):
+            states = [state for state, _ in self.history]
+            line = numbered_line(states, [move.text for _, move in self.history])
+            say(self.console, "Moves: " + (" ".join(line) if line else "none yet"))
         elif command == "board":
             self._show_board()
         elif command == "hint":
@@ -514,7 +519,19 @@ class PlaySession:
 
 
 #: The words the prompt knows besides moves (``quit`` and ``exit`` leave).
-COMMANDS = ("moves", "rules", "hint", "undo", "save", "board", "resign", "help", "quit", "exit")
+COMMANDS = (
+    "moves",
+    "rules",
+    "history",
+    "hint",
+    "undo",
+    "save",
+    "board",
+    "resign",
+    "help",
+    "quit",
+    "exit",
+)
 
 
 def refusal(line: str, error: LudotecaError, commands: Sequence[str]) -> str:
