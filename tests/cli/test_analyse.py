@@ -129,6 +129,17 @@ def test_the_analyse_command_plays_saves_and_replay_numbers_the_line_alike(
     assert all(len(line) <= 80 for line in out.split("\n") if ">" not in line), out
 
 
+def test_eval_of_a_searched_game_says_how_and_how_sure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out = run_combined(capsys, ["analyse", "salta"], "c3-d4", "eval 40", "eval x", "quit")
+    assert status == 0
+    text = flat(out)
+    assert "MCTS, 40 iterations" in text and "95 % interval of Green's:" in text
+    assert "Best line:" in text
+    assert "expected a whole number of at least 1; got 'x'" in text
+
+
 def test_a_saved_game_opens_at_its_end_with_its_moves_as_the_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

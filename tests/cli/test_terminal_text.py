@@ -94,6 +94,30 @@ def test_no_line_of_the_session_texts_is_wider_than_the_terminal(game_id: str, w
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_the_ending_fits_for_every_seat(game_id: str, width: int) -> None:
+    game = ludoteca.make(game_id, **OPTIONS[game_id])
+    for seat in range(game.num_players):
+        session, console = _session(game_id, width, "resign", "board", "save", "rules", "quit")
+        session.manual_dice = False
+        while session.state.to_move is not None and session.state.to_move != seat:
+            state = session.state
+            move = state.chance_outcomes()[0][0] if state.to_move == -1 else state.legal_moves()[0]
+            session.history.append((state, move))
+            session.state = state.apply(move)
+        session.run()
+        text = flat(console.export_text())
+        assert f"{game.player_names[seat]} resigned" in text or "Game over" in text
+        board = set(ludoteca.cli.screen.board_text(session.state).split("\n"))
+        wide = [
+            line
+            for line in _too_wide(_lines(console), width)
+            if line not in board and "autosave" not in line and "> " not in line
+        ]
+        assert not wide, "\n".join(wide)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_the_help_wraps_between_words_under_its_own_column(width: int) -> None:
     text = wrap(HELP.format(example="h9-N"), width)
     lines = text.split("\n")
