@@ -437,7 +437,8 @@ class AnalysisBoard:
             raise
         before = self.tree.state
         new = self.tree.play(move)
-        if new and len(self.tree.current.parent.children) > 1:  # type: ignore[union-attr]
+        parent = self.tree.current.parent
+        if new and parent is not None and len(parent.children) > 1:
             say(self.console, "A new variation.")
         self.show(
             marked=moved_regions(before, move, self.tree.state)
