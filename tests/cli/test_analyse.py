@@ -148,7 +148,7 @@ def test_a_saved_game_opens_at_its_end_with_its_moves_as_the_line(
     status, out = run_combined(capsys, ["analyse", "--load", str(saved)], "line", "back", "quit")
     assert status == 0
     assert "start 1. c3-d4 [2. h8-g7]" in out
-    assert "analyse (ply 1, Red to move)>" in out
+    assert "analyse (after ply 1, Red to move)>" in out
     status, out = run_combined(capsys, ["analyse", "salta", "--load", str(saved)])
     assert status == 2 and "--load FILE brings its own game" in out
 

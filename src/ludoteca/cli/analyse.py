@@ -345,7 +345,7 @@ class AnalysisBoard:
         else:
             assert state.to_move is not None
             who = f"{self.game.player_names[state.to_move]} to move"
-        return f"analyse (ply {ply}, {who})> "
+        return f"analyse (after ply {ply}, {who})> " if ply else f"analyse (start, {who})> "
 
     def handle(self, line: str) -> bool:
         """Run one typed line; False to leave."""
