@@ -2,7 +2,8 @@
 points and ONNX policies (``onnx:PATH``, built here with the ``onnx`` helper API: no torch).
 
 The ONNX tests are skipped where onnx and onnxruntime are not installed (``pip install
-'ludoteca[learn]'``), except under CI=true, where .ci/run installs them and they must run.
+'ludoteca[learn]'``), except where the extras are
+required (tests/extras.py), as in .ci/run's second run.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ludoteca.ai import AgentError, agent_from_spec
 from ludoteca.ai.outside import OutsideAgent
 from ludoteca.ai.specs import is_agent_spec
 from ludoteca.cli import main
+from tests.extras import extra_required
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "tests" / "example_game"
@@ -149,8 +151,9 @@ def test_an_entry_point_of_an_installed_plug_in_plays_in_the_arena(tmp_path: Pat
 
 
 def onnx_modules() -> tuple[Any, Any]:
-    if os.environ.get("CI") != "true":
+    if not extra_required("learn"):
         pytest.importorskip("onnx", reason="pip install 'ludoteca[learn]'")
+    if not extra_required("onnx"):
         pytest.importorskip("onnxruntime", reason="pip install 'ludoteca[onnx]'")
     import onnx
     import onnxruntime

@@ -7,15 +7,14 @@ and in a worker process, and must see the same observations, masks, rewards and 
 played first must leave the original where it stood. Gymnasium's ``AsyncVectorEnv`` runs the
 Gymnasium environments in worker processes and must agree with ``SyncVectorEnv``.
 
-Skipped where the rl extra is not installed (``pip install 'ludoteca[rl]'``), except under
-CI=true, where .ci/run installs the extra and these tests must run.
+Skipped where the rl extra is not installed (``pip install 'ludoteca[rl]'``), except where
+the extra is required (tests/extras.py), as in .ci/run's second run: there they must run.
 """
 
 from __future__ import annotations
 
 import copy
 import multiprocessing
-import os
 import pickle
 from collections.abc import Callable
 from typing import Any
@@ -24,8 +23,9 @@ import numpy as np
 import pytest
 
 import ludoteca
+from tests.extras import extra_required
 
-if os.environ.get("CI") != "true":
+if not extra_required("rl"):
     for module in ("gymnasium", "pettingzoo", "pyspiel"):
         pytest.importorskip(module, reason="the rl extra is missing: pip install 'ludoteca[rl]'")
 

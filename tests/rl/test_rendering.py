@@ -1,12 +1,11 @@
 """``render_mode="rgb_array"``: the web page's drawing of the board, as an RGB array.
 
-Skipped where the rl extra is not installed (``pip install 'ludoteca[rl]'``), except under
-CI=true, where .ci/run installs the extras and these tests must run.
+Skipped where the rl extra is not installed (``pip install 'ludoteca[rl]'``), except where
+the extra is required (tests/extras.py), as in .ci/run's second run: there they must run.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +14,9 @@ import numpy as np
 import pytest
 
 import ludoteca
+from tests.extras import extra_required
 
-if os.environ.get("CI") != "true":
+if not extra_required("rl"):
     for module in ("gymnasium", "pettingzoo", "cairosvg"):
         pytest.importorskip(module, reason="the rl extra is missing: pip install 'ludoteca[rl]'")
 
@@ -97,7 +97,7 @@ def test_a_bad_render_mode_or_width_is_refused() -> None:
 
 
 def test_record_video_films_an_episode(tmp_path: Path) -> None:
-    if os.environ.get("CI") != "true":
+    if not extra_required("video"):
         pytest.importorskip("moviepy", reason="RecordVideo needs moviepy: pip install moviepy")
     from gymnasium.wrappers import RecordVideo
 

@@ -4,19 +4,20 @@ Games are played with masked random moves until one is decisive (a draw would gi
 0 and hide a swapped reward); the rewards each seat received must then be the game's returns
 for that seat, and the winner's must be +1.
 
-Skipped where the rl extra is not installed (``pip install 'ludoteca[rl]'``), except under
-CI=true, where .ci/run installs the extra and these tests must run.
+Skipped where the rl extra is not installed (``pip install 'ludoteca[rl]'``), except where
+the extra is required (tests/extras.py), as in .ci/run's second run: there they must run.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 import pytest
 
-if os.environ.get("CI") != "true":
+from tests.extras import extra_required
+
+if not extra_required("rl"):
     for module in ("gymnasium", "pettingzoo", "pyspiel"):
         pytest.importorskip(module, reason="the rl extra is missing: pip install 'ludoteca[rl]'")
 

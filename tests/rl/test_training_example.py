@@ -1,14 +1,13 @@
 """The training example (examples/ppo_salt_n_pepper.py) runs, exports ONNX, and learns.
 
 It needs the ``learn`` extra (PyTorch, ONNX, onnxruntime); skipped where that is not installed,
-except under CI=true, where .ci/run installs it and these tests must run. The example runs in a
-subprocess, as a user runs it.
+except where the extra is required (tests/extras.py), as in .ci/run's second run. The example runs
+in a subprocess, as a user runs it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +19,9 @@ import ludoteca
 from ludoteca.ai import agent_from_spec
 from ludoteca.analysis.ratings import wilson_interval
 from ludoteca.analysis.tournament import run_tournament
+from tests.extras import extra_required
 
-if os.environ.get("CI") != "true":
+if not extra_required("learn"):
     for module in ("torch", "onnx", "onnxruntime"):
         pytest.importorskip(
             module, reason="the learn extra is missing: pip install 'ludoteca[learn]'"

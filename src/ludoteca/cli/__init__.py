@@ -270,7 +270,7 @@ COMMANDS: dict[str, Command] = {
     "bench": Command("measure the speed of the rules engines and of the search", _add_bench),
     "arena": Command("a round-robin tournament between computer players", _add_arena),
     "study": Command(
-        "a balance report: many games of each variant, with intervals and tests", _add_study
+        "a balance report of a game's variants, or a search for the best one", _add_study
     ),
     "serve": Command("play in the browser: start the web UI", _add_serve),
     "warmup": Command(
