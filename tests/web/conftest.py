@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, sync_playwright
 
-from ludoteca.web.app import ServerSettings, create_app
-from tests.web.server import CHROMIUM, CHROMIUM_ARGS
+from ludoteca.web.app import create_app
+from tests.web.server import CHROMIUM, CHROMIUM_ARGS, TEST_SETTINGS
 
 WEB_TESTS = Path(__file__).resolve().parent
 
@@ -36,7 +36,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 #: The test client's server: no rate limits (the tests create games quickly; the limits have
 #: tests of their own).
-UNLIMITED = ServerSettings(game_rate=0, hint_rate=0)
+UNLIMITED = TEST_SETTINGS
 
 
 @pytest.fixture

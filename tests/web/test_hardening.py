@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.guards import SESSION_COOKIE, ScrubTokens, scrub_tokens
+from tests.web.server import TEST_LANES
 
 
 def create(client: TestClient, game: str = "salta", **body: Any) -> dict[str, Any]:
@@ -148,7 +149,8 @@ def test_creating_games_is_rate_limited_per_client(tmp_path: Path) -> None:
 
 
 def test_hints_are_rate_limited_per_client(tmp_path: Path) -> None:
-    settings = ServerSettings(game_rate=0, hint_rate=2)  # bursts of 5, then 2 a minute
+    # Bursts of 5, then 2 a minute; hints at normal priority (tests/web/server.py).
+    settings = ServerSettings(game_rate=0, hint_rate=2, lanes=TEST_LANES)
     with TestClient(create_app(tmp_path / "g.sqlite3", settings=settings)) as client:
         clock = client.app.state.hint_limiter.clock = StoppedClock()  # type: ignore[attr-defined]
         created = create(client, "steppin_stones", seats=["human"], hints=True)
