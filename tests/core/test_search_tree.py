@@ -152,3 +152,33 @@ def test_a_tree_that_outgrows_its_arrays_keeps_every_statistic() -> None:
     assert np.array_equal(small.edges_i[:used_edges], large.edges_i[:used_edges])
     assert np.array_equal(small.edges_f[:used_edges], large.edges_f[:used_edges])
     assert NO_CHILD in small.edges_i[:used_edges, CHILD]  # some edges were never tried
+
+
+@pytest.mark.parametrize(
+    ("exploration", "chosen"),
+    [
+        # By hand, with ln 29 = 3.3673 and score = mean + C sqrt(ln 29 / visits):
+        (1.0, 1),  # 0.7 + 0.4103 = 1.1103;  0.4 + 1.0594 = 1.4594 (best);  0.6 + 0.7491 = 1.3491
+        (0.5, 2),  # 0.7 + 0.2052 = 0.9052;  0.4 + 0.5297 = 0.9297;  0.6 + 0.3746 = 0.9746 (best)
+        (0.3, 2),  # 0.7 + 0.1231 = 0.8231;  0.4 + 0.3178 = 0.7178;  0.6 + 0.2247 = 0.8247 (best)
+        (0.1, 0),  # 0.7 + 0.0410 = 0.7410 (best);  0.4 + 0.1059 = 0.5059;  0.6 + 0.0749 = 0.6749
+    ],
+)
+def test_selection_at_unequal_visits_is_the_hand_computed_ucb1_choice(
+    exploration: float, chosen: int
+) -> None:
+    """Visits 20, 3 and 6 (29 in all) with means 0.7, 0.4 and 0.6: each exploration constant
+    picks a different edge, neither always the best mean nor always the least visited."""
+    tree = SearchTree(0, 2)
+    seed_generator(0)
+    tree.descend(1.0)
+    tree.add_edges(0, np.array([1, 2, 3]), NONE)
+    for _ in range(3):
+        _, _, edge = tree.descend(1.0)
+        tree.attach(edge, 1, values(0.0, 0.0))
+    _, visits, sums = tree.root_edges()  # views of the tree's own statistics
+    visits[:] = [20, 3, 6]
+    sums[:] = [14.0, 1.2, 3.6]
+    tree.nodes[0, TOTAL] = 29
+    status, node, _ = tree.descend(exploration)
+    assert (status, node) == (NEEDS_ACTIONS, int(tree.edges_i[chosen, CHILD]))

@@ -259,3 +259,76 @@ class BetGame(Game):
 
     def random_playouts(self, count: int, seed: int) -> PlayoutStats:
         raise NotImplementedError("the toy game has no kernels")
+
+
+class LotteryState(State):
+    """Player 0 plays or passes; playing draws gold, silver or lead with unequal chances."""
+
+    __slots__ = ("_fields",)
+    move_forms: ClassVar[str] = "play, pass, gold, silver, lead"
+    move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"play|pass|gold|silver|lead")
+
+    def __init__(self, game: Game, stage: str) -> None:
+        super().__init__(game)
+        object.__setattr__(self, "_fields", (stage,))
+
+    @property
+    def _stage(self) -> str:
+        return str(self._fields[0])
+
+    @property
+    def to_move(self) -> int | None:
+        return {"start": 0, "drawing": CHANCE}.get(self._stage)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        stage = self._stage
+        if stage in ("pass", "silver"):
+            return Outcome.draw(2, f"player 0 got {stage}")
+        if stage in ("gold", "lead"):
+            return Outcome.win(0 if stage == "gold" else 1, 2, f"player 0 drew {stage}")
+        return None
+
+    def _compute_legal_moves(self) -> tuple[Move, ...]:
+        if self._stage == "start":
+            return (Move(0, "play"), Move(1, "pass"))
+        return tuple(Move(index, name, True) for index, name in enumerate(LOTTERY_PRIZES))
+
+    def _chance_probabilities(self) -> tuple[float, ...]:
+        return tuple(LOTTERY_PRIZES.values())
+
+    def _apply_legal(self, move: Move) -> State:
+        return LotteryState(self._game, "drawing" if move.text == "play" else move.text)
+
+    def to_text(self) -> str:
+        return self._stage
+
+    def _key(self) -> Any:
+        return self._fields
+
+
+#: The lottery's outcomes and their chances: unequal, so a sampler that ignores them shows.
+LOTTERY_PRIZES = {"gold": 0.7, "silver": 0.2, "lead": 0.1}
+
+
+class LotteryGame(Game):
+    """A weighted chance node of three outcomes: playing is worth 0.7 - 0.1 = 0.6 to player 0."""
+
+    id: ClassVar[str] = "toy_lottery"
+    name: ClassVar[str] = "Toy lottery"
+    version: ClassVar[int] = 1
+    num_players: ClassVar[int] = 2
+    player_names: ClassVar[tuple[str, ...]] = ("One", "Two")
+    num_actions: ClassVar[int] = 3
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def initial_state(self) -> LotteryState:
+        return LotteryState(self, "start")
+
+    def parse_state(self, text: str) -> LotteryState:
+        if text not in ("start", "drawing", "pass", *LOTTERY_PRIZES):
+            raise InvalidStateError("expected start, drawing, pass, gold, silver or lead")
+        return LotteryState(self, text)
+
+    def random_playouts(self, count: int, seed: int) -> PlayoutStats:
+        raise NotImplementedError("the toy game has no kernels")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import socket
@@ -16,6 +17,7 @@ from pathlib import Path
 import uvicorn
 
 from ludoteca.web.app import ServerSettings, create_app
+from ludoteca.web.searches import DEFAULT_LANES
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -28,6 +30,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+#: The search lanes of the test servers: the server's own, but at normal priority. A deep search
+#: or hint worker runs niced (it gives way to the server), and on a busy machine it got so small
+#: a share of the processor that loading the games' kernels at its start overran the pool's
+#: start limit: a test failed for the machine's load. The tests of the priorities themselves
+#: set their lanes explicitly.
+TEST_LANES = {name: dataclasses.replace(lane, niceness=0) for name, lane in DEFAULT_LANES.items()}
+#: The settings of a test server: no rate limits (tests create games quickly), normal priority.
+TEST_SETTINGS = ServerSettings(game_rate=0, hint_rate=0, lanes=TEST_LANES)
 
 
 def free_port() -> int:
@@ -50,7 +62,7 @@ def running_server(
     Several may run at once on one database, like the processes of ``serve --workers``.
     """
     port = port or free_port()
-    settings = settings or ServerSettings(game_rate=0, hint_rate=0)
+    settings = settings or TEST_SETTINGS
     config = uvicorn.Config(
         create_app(db, seed=seed, settings=settings),
         host="127.0.0.1",

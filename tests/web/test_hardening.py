@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.guards import SESSION_COOKIE, ScrubTokens, scrub_tokens
+from tests.web.server import TEST_LANES
 
 
 def create(client: TestClient, game: str = "salta", **body: Any) -> dict[str, Any]:
@@ -119,27 +120,49 @@ def test_only_the_listed_seats_are_accepted(client: TestClient, seat: str) -> No
     assert "accepted: human, invite, random, level:1" in message
 
 
+class StoppedClock:
+    """A clock for the rate limiters that moves only when the test says: slow requests on a
+    busy machine refill no bucket behind the test's back."""
+
+    def __init__(self) -> None:
+        self.now = 1024.0  # a power of two: the steps below add up exactly
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_creating_games_is_rate_limited_per_client(tmp_path: Path) -> None:
     settings = ServerSettings(game_rate=6, hint_rate=6)
     with TestClient(create_app(tmp_path / "g.sqlite3", settings=settings)) as client:
+        clock = client.app.state.game_limiter.clock = StoppedClock()  # type: ignore[attr-defined]
         statuses = [
             client.post("/api/games", json={"game": "salta"}).status_code for _ in range(12)
         ]
         assert statuses[:10] == [201] * 10  # the burst
         assert statuses[10:] == [429, 429]
         refused = client.post("/api/games", json={"game": "salta"})
-        assert int(refused.headers["Retry-After"]) >= 1
+        assert int(refused.headers["Retry-After"]) == 10  # one game each 10 s
         assert "too many new games" in error_of(refused, 429)
+        clock.now += 10  # one game's worth of refill
+        assert client.post("/api/games", json={"game": "salta"}).status_code == 201
+        assert client.post("/api/games", json={"game": "salta"}).status_code == 429
 
 
 def test_hints_are_rate_limited_per_client(tmp_path: Path) -> None:
-    settings = ServerSettings(game_rate=0, hint_rate=2)  # bursts of 5, then 2 a minute
+    # Bursts of 5, then 2 a minute; hints at normal priority (tests/web/server.py).
+    settings = ServerSettings(game_rate=0, hint_rate=2, lanes=TEST_LANES)
     with TestClient(create_app(tmp_path / "g.sqlite3", settings=settings)) as client:
+        clock = client.app.state.hint_limiter.clock = StoppedClock()  # type: ignore[attr-defined]
         created = create(client, "steppin_stones", seats=["human"], hints=True)
         url = f"/api/games/{created['id']}/hint"
         token = created["seats"][0]["token"]
         statuses = [client.post(url, json={"token": token}).status_code for _ in range(7)]
         assert statuses[:5] == [200] * 5 and statuses[5:] == [429, 429]
+        clock.now += 29.75  # not yet a whole hint's worth of refill ...
+        assert client.post(url, json={"token": token}).status_code == 429
+        clock.now += 0.25  # ... now one (2 a minute: one each 30 s)
+        assert client.post(url, json={"token": token}).status_code == 200
+        assert client.post(url, json={"token": token}).status_code == 429
 
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,37 @@ def move(client: TestClient | httpx.Client, game_id: str, token: str) -> httpx.R
 
 def tokens(created: dict[str, Any]) -> list[str]:
     return [seat["token"] for seat in created["seats"]]
+
+
+# Clock tests assert what the server's own timestamps imply (``since``: when it acknowledged the
+# change that started a clock), and order and causality against the test's own readings of the
+# same wall clock: never a window of seconds that a busy machine could overrun.
+
+
+def clock_of(client: TestClient | httpx.Client, game_id: str) -> dict[str, Any]:
+    answer: dict[str, Any] = client.get(f"/api/games/{game_id}/clock").json()["clock"]
+    return answer
+
+
+def eventually(condition: Callable[[], Any], what: str, limit: float = 120) -> Any:
+    """Poll ``condition`` until it is true and return its value. The limit is a safety net
+    against a hang, far beyond anything the test waits for, not a bound on the time taken."""
+    deadline = time.monotonic() + limit
+    while not (value := condition()):
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+    return value
+
+
+def timed_out_seat(db: Path, game_id: str) -> int | None:
+    """The seat that lost on time, read from the database (not through any server)."""
+    store = GameStore(db)
+    try:
+        row = store.load(game_id)
+    finally:
+        store.close()
+    assert row is not None
+    return row.timed_out
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -185,12 +217,15 @@ def test_the_clock_charges_the_time_between_acknowledgements(client: TestClient)
     clock = client.get(f"/api/games/{game_id}/clock").json()["clock"]
     assert clock["running"] is None and clock["left"] == [60, 60]  # none runs before move 1
     assert move(client, game_id, green).status_code == 200
+    red_started = clock_of(client, game_id)["since"]
     time.sleep(0.4)
     assert move(client, game_id, red).status_code == 200
     clock = client.get(f"/api/games/{game_id}/clock").json()["clock"]
     assert clock["running"] == 0
     assert clock["remaining"][0] == 60  # the first move is not charged
-    assert 61.4 <= clock["remaining"][1] <= 61.6  # 60 - 0.4 + 2
+    spent = clock["since"] - red_started  # from Green's acknowledgement to Red's
+    assert spent >= 0.4
+    assert clock["remaining"][1] == pytest.approx(60 - spent + 2, abs=1e-6)
     bad = client.post("/api/games", json={"game": "salta", "clock": {"initial": -1}})
     assert bad.status_code == 400 and "from 1 to 10800" in bad.json()["error"]
 
@@ -218,13 +253,10 @@ def test_a_flag_ends_the_game_on_time_and_is_saved(tmp_path: Path) -> None:
         game_id = created["id"]
         green, red = tokens(created)
         assert move(client, game_id, green).status_code == 200
-        time.sleep(1.5)
-        store = GameStore(db)
-        try:
-            row = store.load(game_id)
-        finally:
-            store.close()
-        assert row is not None and row.timed_out == 1
+        flag_at = clock_of(client, game_id)["flag_at"]
+        assert eventually(lambda: timed_out_seat(db, game_id) is not None, "the flag") is True
+        assert time.time() >= flag_at  # never before Red's second ran out
+        assert timed_out_seat(db, game_id) == 1
         late = client.post(f"/api/games/{game_id}/moves", json={"move": "h8-g7", "token": red})
         assert late.status_code == 409 and "time out" in late.json()["error"]
         text = client.get(f"/api/games/{game_id}/record").text
@@ -241,16 +273,20 @@ def test_clocks_survive_a_restart(tmp_path: Path) -> None:
         green, red = tokens(created)
         assert move(client, game_id, green).status_code == 200
         moved = time.time()
+        red_started = clock_of(client, game_id)["since"]
+    assert red_started <= moved
     time.sleep(1.0)  # the server is down: Red's clock runs on
     with running_server(db) as base, httpx.Client(base_url=base) as client:
         clock = client.get(f"/api/games/{game_id}/clock").json()["clock"]
-        elapsed = clock["now"] - moved
-        assert clock["running"] == 1
+        assert clock["running"] == 1 and clock["since"] == red_started
+        assert clock["now"] - red_started >= 1.0  # it ran on while the server was down
         assert clock["left"][0] == 30
-        assert abs(clock["left"][1] - (30 - elapsed)) < 0.3, (clock, elapsed)
+        assert clock["left"][1] == pytest.approx(30 - (clock["now"] - red_started), abs=1e-6)
         assert move(client, game_id, red).status_code == 200
         after = client.get(f"/api/games/{game_id}/clock").json()["clock"]
-        assert abs(after["remaining"][1] - (32 - elapsed)) < 0.5
+        spent = after["since"] - red_started  # the time the server was down included
+        assert spent >= 1.0
+        assert after["remaining"][1] == pytest.approx(32 - spent, abs=1e-6)
 
 
 def test_clocks_with_two_server_processes(database: str) -> None:
@@ -265,15 +301,23 @@ def test_clocks_with_two_server_processes(database: str) -> None:
         game_id = created["id"]
         green, red = tokens(created)
         assert move(first, game_id, green).status_code == 200
+        red_started = clock_of(first, game_id)["since"]
         time.sleep(0.3)
         assert move(second, game_id, red).status_code == 200
-        clock = first.get(f"/api/games/{game_id}/clock").json()["clock"]
+        clock = clock_of(first, game_id)
         assert clock["running"] == 0
-        assert 2.6 <= clock["remaining"][1] <= 2.75  # 2 - 0.3 + 1, charged by the other process
-        time.sleep(2.3)  # Green's 2 s run out; both processes see the same end
+        spent = clock["since"] - red_started  # Red's time, charged by the other process
+        assert spent >= 0.3
+        assert clock["remaining"][1] == pytest.approx(2 - spent + 1, abs=1e-6)
+        assert clock["flag_at"] == pytest.approx(clock["since"] + clock["remaining"][0])
+        # Green's time runs out; both processes see the same end, and not before it.
         for client in (first, second):
-            outcome = client.get(f"/api/games/{game_id}").json()["outcome"]
-            assert outcome is not None and outcome["timed_out"] == 0
+            outcome = eventually(
+                lambda client=client: client.get(f"/api/games/{game_id}").json()["outcome"],
+                "the flag",
+            )
+            assert time.time() >= clock["flag_at"]
+            assert outcome["timed_out"] == 0
             assert outcome["reason"] == "Green ran out of time (time out)"
 
 
@@ -323,26 +367,27 @@ def test_undo_keeps_the_time_spent(client: TestClient) -> None:
     game_id = created["id"]
     green, red = tokens(created)
     assert move(client, game_id, green).status_code == 200
+    red_started = clock_of(client, game_id)["since"]
     time.sleep(0.3)
     assert move(client, game_id, red).status_code == 200
+    spent = clock_of(client, game_id)["since"] - red_started
+    assert spent >= 0.3
     undone = client.post(f"/api/games/{game_id}/undo", json={"token": red}).json()
     assert undone["ply"] == 1 and undone["clock"]["running"] == 1
-    assert 59.6 <= undone["clock"]["remaining"][1] <= 59.75  # Red's 0.3 s stay spent
+    assert undone["clock"]["remaining"][1] == pytest.approx(60 - spent, abs=1e-6)  # stays spent
 
 
-def _wait_serving(base: str) -> None:
-    deadline = time.monotonic() + 300  # start-up compiles the kernels (or loads the cache)
-    while True:
-        try:
-            if httpx.get(f"{base}/api/lobby").status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, f"{base} did not start"
-        time.sleep(0.2)
+def _salta_is_ready(base: str) -> bool:
+    """Whether the server answers and Salta is ready (it is prepared while the server runs)."""
+    try:
+        lobby = httpx.get(f"{base}/api/lobby")
+    except httpx.TransportError:
+        return False
+    return lobby.status_code == 200 and "salta" not in lobby.json()["preparing"]
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # two processes that may compile every game's kernels at start-up
 def test_clocks_across_two_serve_processes_one_killed(tmp_path: Path) -> None:
     """Two `ludoteca serve` processes on one database; the one that took the last move is
     killed (SIGKILL); the other flags the clock by itself, nobody reading the game."""
@@ -351,25 +396,26 @@ def test_clocks_across_two_serve_processes_one_killed(tmp_path: Path) -> None:
     one, two = (f"http://127.0.0.1:{port}" for port in ports)
     try:
         for base in (one, two):
-            _wait_serving(base)
+            eventually(lambda base=base: _salta_is_ready(base), f"{base} to serve Salta", 600)
         with httpx.Client(base_url=one) as first, httpx.Client(base_url=two) as second:
             created = clocked_game(first, {"initial": 3, "increment": 1})
             game_id = created["id"]
             green, red = tokens(created)
             assert move(second, game_id, green).status_code == 200
+            red_started = clock_of(second, game_id)["since"]
             time.sleep(0.5)
             assert move(first, game_id, red).status_code == 200
-            clock = second.get(f"/api/games/{game_id}/clock").json()["clock"]
-            assert clock["running"] == 0 and 3.4 <= clock["remaining"][1] <= 3.6
+            clock = clock_of(second, game_id)
+            spent = clock["since"] - red_started
+            assert clock["running"] == 0 and spent >= 0.5
+            assert clock["remaining"][1] == pytest.approx(3 - spent + 1, abs=1e-6)
         processes[0].kill()  # the process that acknowledged Red's move dies
         processes[0].wait(timeout=20)
-        time.sleep(3.6)  # Green's 3 s run out; process two's timer flags it
-        store = GameStore(tmp_path / "data" / "ludoteca" / "games.sqlite3")
-        try:
-            row = store.load(game_id)
-        finally:
-            store.close()
-        assert row is not None and row.timed_out == 0
+        # Green's 3 s run out; process two's timer flags it, nobody reading the game.
+        db = tmp_path / "data" / "ludoteca" / "games.sqlite3"
+        eventually(lambda: timed_out_seat(db, game_id) is not None, "the flag")
+        assert time.time() >= clock["flag_at"]
+        assert timed_out_seat(db, game_id) == 0
     finally:
         for process in processes:
             if process.poll() is None:

@@ -32,14 +32,14 @@ from ludoteca.web.searches import (
     SearchPool,
 )
 from ludoteca.web.storage import GameStore
-from tests.web.server import running_server
+from tests.web.server import TEST_LANES, running_server
 
 #: The smallest review budget that still searches (a few iterations per position).
 BUDGET = 8
 #: One review worker per server (the default two start two processes, each loading the kernels).
 ONE_REVIEW_WORKER = {
-    **DEFAULT_LANES,
-    REVIEW: LaneSize(workers=1, queue=8, niceness=15, time_limit=DEFAULT_REVIEW_TIME_LIMIT),
+    **TEST_LANES,  # at normal priority (tests/web/server.py)
+    REVIEW: LaneSize(workers=1, queue=8, niceness=0, time_limit=DEFAULT_REVIEW_TIME_LIMIT),
 }
 SETTINGS = ServerSettings(
     game_rate=0, hint_rate=0, review_budget=BUDGET, warm_up=False, lanes=ONE_REVIEW_WORKER
@@ -99,8 +99,8 @@ def check_review(review: dict[str, Any], game_id: str) -> None:
 
 @pytest.fixture
 def reviewing(tmp_path: Path) -> Iterator[TestClient]:
-    """A server reviewing with the usual lanes: two positions at a time."""
-    settings = replace(SETTINGS, lanes=dict(DEFAULT_LANES))
+    """A server reviewing with the usual lanes (at normal priority): two positions at a time."""
+    settings = replace(SETTINGS, lanes=dict(TEST_LANES))
     app = create_app(tmp_path / "games.sqlite3", seed=3, settings=settings)
     with TestClient(app) as client:
         yield client
@@ -268,7 +268,8 @@ def test_a_review_does_not_delay_the_computers_moves() -> None:
     task = review_tasks((game, list(OPENING)), budget=20_000)[0]
 
     async def scenario() -> list[str]:
-        pool = SearchPool(ONE_REVIEW_WORKER)
+        # The lanes' own priorities: the review's worker gives way (niceness 15).
+        pool = SearchPool({**DEFAULT_LANES, REVIEW: replace(DEFAULT_LANES[REVIEW], workers=1)})
         finished: list[str] = []
 
         async def run(lane: str, job: SearchJob) -> None:

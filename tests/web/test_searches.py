@@ -35,48 +35,66 @@ def _job(agent: str, game: str = "salta", seed: int = 0) -> SearchJob:
 
 
 def test_a_quick_reply_does_not_wait_for_two_deep_searches() -> None:
-    async def scenario() -> tuple[float, int, list[str]]:
-        pool = SearchPool()
+    """Order, not seconds: the level-1 reply comes while every deep search is still running.
+
+    The deep searches would think for ten minutes, so none of them can be over when the reply
+    comes unless the reply took that long: a reply that waited for a deep worker could not come.
+    """
+
+    async def scenario() -> tuple[str, int]:
+        pool = SearchPool(time_limit=900)
         await pool.start([QUICK, DEEP])
         try:
-            # Six level-5 searches (a fraction of a second to 1.8 s each) keep both deep
-            # workers busy, with more waiting, for well over a second.
             deep = [
-                asyncio.ensure_future(pool.run(DEEP, _job("level:5", seed=seed)))
-                for seed in range(6)
+                asyncio.ensure_future(pool.run(DEEP, _job("mcts:seconds=600", seed=seed)))
+                for seed in range(3)  # both deep workers busy, one more waiting
             ]
-            await asyncio.sleep(0.1)
-            started = time.monotonic()
-            quick = await pool.run(QUICK, _job("level:1"))
-            waited = time.monotonic() - started
+            await asyncio.sleep(0)  # the deep searches are sent first
+            quick: str = await pool.run(QUICK, _job("level:1"))
             still_searching = sum(not task.done() for task in deep)
-            moves = [quick, *await asyncio.gather(*deep)]
-            return waited, still_searching, moves
+            for task in deep:
+                task.cancel()
+            return quick, still_searching
         finally:
             await pool.close()
 
-    waited, still_searching, moves = asyncio.run(scenario())
-    legal = {m.text for m in ludoteca.make("salta").initial_state().legal_moves()}
-    assert set(moves) <= legal
-    assert still_searching >= 2, "the level-5 searches were over before the level-1 reply"
-    assert waited < 1.0, f"the level-1 reply waited {waited:.2f} s behind level-5 searches"
+    quick, still_searching = asyncio.run(scenario())
+    assert quick in {m.text for m in ludoteca.make("salta").initial_state().legal_moves()}
+    assert still_searching == 3, "a deep search was over before the level-1 reply"
 
 
 def test_a_search_over_the_time_limit_is_stopped_and_its_worker_replaced() -> None:
-    async def scenario() -> str:
-        pool = SearchPool({DEEP: LaneSize(workers=1, queue=4)}, time_limit=0.5)
+    """A ten-minute search under a 3-s limit: stopped no sooner than the limit, its worker
+    process killed, and a new process answers the next job (a random move, far inside 3 s)."""
+
+    async def scenario() -> tuple[str, float, bool, int, int]:
+        pool = SearchPool({DEEP: LaneSize(workers=1, queue=4)}, time_limit=3)
         try:
-            with pytest.raises(SearchTimeoutError, match="longer than 0.5 s"):
-                await pool.run(DEEP, _job("mcts:seconds=30"))
-            answer: str = await pool.run(DEEP, _job("random"))  # a fresh worker answers
-            return answer
+            await pool.start([DEEP])
+            first = pool._lanes[DEEP].workers[0]  # the pool's own record of its worker
+            assert first is not None
+            started = time.monotonic()
+            with pytest.raises(SearchTimeoutError, match="longer than 3 s"):
+                await pool.run(DEEP, _job("mcts:seconds=600"))
+            stopped_after = time.monotonic() - started
+            first.process.join(timeout=60)  # a safety net: it was killed already
+            answer: str = await pool.run(DEEP, _job("random"))
+            second = pool._lanes[DEEP].workers[0]
+            assert second is not None
+            return (
+                answer,
+                stopped_after,
+                first.process.is_alive(),
+                first.process.pid or 0,
+                second.process.pid or 0,
+            )
         finally:
             await pool.close()
 
-    started = time.monotonic()
-    answer = asyncio.run(scenario())
+    answer, stopped_after, first_alive, first_pid, second_pid = asyncio.run(scenario())
+    assert stopped_after >= 3.0  # never before the limit
+    assert not first_alive and second_pid != first_pid
     assert answer in {m.text for m in ludoteca.make("salta").initial_state().legal_moves()}
-    assert time.monotonic() - started < 20
 
 
 def test_a_full_queue_refuses_at_once() -> None:
@@ -105,9 +123,11 @@ def _create(base: str, game: str, seats: list[str]) -> dict[str, Any]:
 
 
 def _wait_for(condition: Any, seconds: float) -> None:
+    """Poll ``condition`` until it holds; ``seconds`` is a safety net against a hang, far beyond
+    what a busy machine needs, never a bound that the test checks."""
     deadline = time.monotonic() + seconds
     while not condition():
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, f"gave up after {seconds} s"
         time.sleep(0.05)
 
 
@@ -119,19 +139,19 @@ def test_the_server_answers_and_level_1_replies_while_level_5_thinks(tmp_path: P
             lambda: all(
                 httpx.get(f"{base}/api/games/{t['id']}").json()["ply"] >= 1 for t in thinkers
             ),
-            30,
+            120,
         )  # the workers are up and both deep searches are running
         created = _create(base, "salta", ["human", "level:1"])
         token = created["seats"][0]["token"]
-        sent = time.monotonic()
         answer = httpx.post(
             f"{base}/api/games/{created['id']}/moves", json={"move": "c3-d4", "token": token}
         )
-        assert answer.status_code == 200
-        assert time.monotonic() - sent < 0.5  # the server kept answering
-        _wait_for(lambda: httpx.get(f"{base}/api/games/{created['id']}").json()["ply"] >= 2, 10)
-        replied = time.monotonic() - sent
-        assert replied < 1.0, f"the level-1 reply took {replied:.2f} s"
+        assert answer.status_code == 200  # the server kept answering
+        _wait_for(lambda: httpx.get(f"{base}/api/games/{created['id']}").json()["ply"] >= 2, 120)
+        # ... and level 1 replied while the level-5 games still played (the lanes themselves are
+        # checked by order in test_a_quick_reply_does_not_wait_for_two_deep_searches).
+        for thinker in thinkers:
+            assert httpx.get(f"{base}/api/games/{thinker['id']}").json()["outcome"] is None
 
 
 def test_a_restart_while_the_computer_thinks_resumes_its_turn(tmp_path: Path) -> None:
@@ -146,7 +166,7 @@ def test_a_restart_while_the_computer_thinks_resumes_its_turn(tmp_path: Path) ->
         url = f"{base}/api/games/{created['id']}"
         state = httpx.get(url).json()
         assert state["ply"] >= 1 and state["moves"][0]["text"] == "c3-d4"
-        _wait_for(lambda: httpx.get(url).json()["ply"] >= 2, 30)
+        _wait_for(lambda: httpx.get(url).json()["ply"] >= 2, 120)
         assert httpx.get(url).json()["to_move"] == 0
 
 
@@ -155,21 +175,38 @@ def test_ctrl_c_stops_the_server_during_searches(tmp_path: Path) -> None:
     with serve_process(port, tmp_path / "data") as process:
         try:
             base = f"http://127.0.0.1:{port}"
-            _wait_for(lambda: _answers(base), 60)
+            _wait_for(lambda: _answers(base), 600)
             games = [_create(base, "salta", ["level:5", "level:5"]) for _ in range(3)]
-            _wait_for(lambda: httpx.get(f"{base}/api/games/{games[0]['id']}").json()["ply"], 30)
-            time.sleep(0.3)  # searches are running now
+            _wait_for(lambda: httpx.get(f"{base}/api/games/{games[0]['id']}").json()["ply"], 120)
+            workers = _children(process.pid)
+            assert workers, "no search worker is running"  # searches are running now
         finally:
             process.send_signal(signal.SIGINT)
-            sent = time.monotonic()
-            process.wait(timeout=20)
-            stopped = time.monotonic() - sent
+            process.wait(timeout=120)  # a safety net against a hang, not a bound
         assert process.stderr is not None and process.stdout is not None
         err = process.stderr.read()
         assert process.returncode == 0, err
         assert "Traceback" not in err
         assert "stopped" in process.stdout.read()
-    assert stopped < 2.0, f"the server took {stopped:.2f} s to stop"
+    # Its search workers stopped with it: none is left running their searches.
+    assert not [pid for pid in workers if _alive(pid)], "search workers outlived the server"
+
+
+def _children(pid: int) -> list[int]:
+    """The processes that ``pid`` started (Linux's /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, whose parent has not reaped it, counts as stopped)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "State:\tZ" not in status
 
 
 def _answers(base: str) -> bool:

@@ -204,7 +204,7 @@ class MCTSAgent(Agent):
                     break
         actions, visits, sums = tree.root_edges()
         tried = [i for i in range(len(actions)) if visits[i] > 0]
-        best = max(tried, key=lambda i: (visits[i], sums[i] / visits[i]))
+        best = most_visited(visits, sums)
         by_index = {move.index: move for move in state.legal_moves()}
         return SearchResult(
             move=by_index[int(actions[best])],
@@ -293,6 +293,16 @@ class _Search:
             else:
                 actions = np.array(state.legal_actions(), dtype=np.int64)
         tree.add_edges(node, actions, _NO_PROBABILITIES)
+
+
+def most_visited(visits: npt.NDArray[np.float64], sums: npt.NDArray[np.float64]) -> int:
+    """The root edge that the search plays: the most visits, ties to the higher mean return.
+
+    Not the best mean: a move tried a few times can have a high mean by luck, and the visits
+    are where the search, weighing mean and doubt, settled.
+    """
+    tried = [i for i in range(len(visits)) if visits[i] > 0]
+    return max(tried, key=lambda i: (visits[i], sums[i] / visits[i]))
 
 
 def _winning_move(state: State) -> Move | None:

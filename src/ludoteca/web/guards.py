@@ -21,6 +21,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, Signer
@@ -165,21 +166,25 @@ class RateLimiter:
     """Per-client token buckets: ``per_minute`` requests a minute, ``burst`` at once.
 
     A ``per_minute`` of 0 turns the limit off. At most `MAX_CLIENTS` clients are remembered
-    (the least recently seen are forgotten, which only ever forgives).
+    (the least recently seen are forgotten, which only ever forgives). ``clock`` gives the
+    seconds that refill the buckets (`time.monotonic`; tests set a clock of their own).
     """
 
     MAX_CLIENTS = 10_000
 
-    def __init__(self, per_minute: float, burst: int) -> None:
+    def __init__(
+        self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.per_minute = per_minute
         self.burst = max(1, burst)
+        self.clock = clock
         self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
 
     def check(self, client: str) -> float:
         """Take one request for ``client``: 0 if allowed, else the seconds until it would be."""
         if self.per_minute <= 0:
             return 0.0
-        now = time.monotonic()
+        now = self.clock()
         rate = self.per_minute / 60.0
         bucket = self._buckets.pop(client, None) or _Bucket(float(self.burst), now)
         bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * rate)
