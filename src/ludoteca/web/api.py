@@ -602,33 +602,24 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
         await websocket.close(code=4404, reason=str(error)[:120])
         return
     await websocket.accept()
-    queue = service.subscribe(game_id)
+    mailbox = service.subscribe(game_id)
     listener = asyncio.create_task(_until_closed(websocket))
     try:
         await websocket.send_text(with_now(service.message(live)))
         while True:
-            update = asyncio.create_task(queue.get())
+            # A slow reader gets the newest message of each type (state, review), not a backlog.
+            update = asyncio.create_task(mailbox.take())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
             if listener in done:
                 update.cancel()
                 break
-            # A slow reader gets the newest message of each type (state, review), not a backlog.
-            newest = {_message_type(update.result()): update.result()}
-            while not queue.empty():
-                message = queue.get_nowait()
-                newest[_message_type(message)] = message
-            for message in newest.values():
+            for message in update.result():
                 await websocket.send_text(with_now(message))
-    except (WebSocketDisconnect, RuntimeError):
-        pass  # the client went away while we were sending
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the client went away (or was dropped for not reading) while we were sending
     finally:
         listener.cancel()
-        service.unsubscribe(game_id, queue)
-
-
-def _message_type(message: str) -> str:
-    """The ``type`` of a pushed message (each starts ``{"type":"...",``)."""
-    return message[: message.find(",")]
+        service.unsubscribe(game_id, mailbox)
 
 
 async def _until_closed(websocket: WebSocket) -> None:

@@ -59,6 +59,7 @@ from ludoteca.web.live import (
     new_token,
     to_json,
 )
+from ludoteca.web.mailbox import Mailbox
 from ludoteca.web.readiness import Readiness
 from ludoteca.web.reviews import DEFAULT_STALE_SECONDS, Reviews
 from ludoteca.web.searches import (
@@ -134,7 +135,7 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._refreshing: set[str] = set()
-        self._subscribers: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._subscribers: dict[str, set[Mailbox]] = defaultdict(set)
         # SQLite has one writer at a time: one writing thread queues them without lock waits.
         self._writer = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 4, thread_name_prefix="ludoteca-db-write"
@@ -1026,12 +1027,12 @@ class GameService:
 
     def publish(self, live: LiveGame) -> None:
         """Send the game's new state to every subscriber in this process."""
-        queues = self._subscribers.get(live.id)
-        if not queues:
+        mailboxes = self._subscribers.get(live.id)
+        if not mailboxes:
             return
         message = self.message(live)
-        for queue in queues:
-            queue.put_nowait(message)
+        for mailbox in mailboxes:
+            mailbox.put(message)
 
     def has_subscribers(self, game_id: str) -> bool:
         """Whether a WebSocket of this process watches the game."""
@@ -1039,21 +1040,21 @@ class GameService:
 
     def send(self, game_id: str, message: str) -> None:
         """Send a JSON message (text) to the game's subscribers in this process."""
-        for queue in self._subscribers.get(game_id, ()):
-            queue.put_nowait(message)
+        for mailbox in self._subscribers.get(game_id, ()):
+            mailbox.put(message)
 
-    def subscribe(self, game_id: str) -> asyncio.Queue[str]:
-        """A queue that receives the game's state (a JSON message) after every change."""
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        self._subscribers[game_id].add(queue)
-        return queue
+    def subscribe(self, game_id: str) -> Mailbox:
+        """A mailbox that receives the game's state (a JSON message) after every change."""
+        mailbox = Mailbox()
+        self._subscribers[game_id].add(mailbox)
+        return mailbox
 
-    def unsubscribe(self, game_id: str, queue: asyncio.Queue[str]) -> None:
-        """Stop sending to ``queue``."""
-        queues = self._subscribers.get(game_id)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
+    def unsubscribe(self, game_id: str, mailbox: Mailbox) -> None:
+        """Stop sending to ``mailbox``."""
+        mailboxes = self._subscribers.get(game_id)
+        if mailboxes is not None:
+            mailboxes.discard(mailbox)
+            if not mailboxes:
                 del self._subscribers[game_id]
 
     # -- what other processes changed -------------------------------------------------------
