@@ -4,14 +4,19 @@ that never finish a request, floods through side doors, and requests that arrive
 
 from __future__ import annotations
 
+import argparse
 import base64
+import contextlib
 import os
+import select
 import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 
+from ludoteca.cli.serve import ServeError, connection_limits
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.connections import ConnectionLimits
 from ludoteca.web.service import GameService
@@ -94,3 +99,101 @@ def test_a_websocket_that_never_reads_keeps_a_bounded_mailbox_and_is_dropped(
             assert _closed_by_server(client)
         finally:
             client.close()
+
+
+# -- connections that never finish a request ---------------------------------------------------
+
+#: Short limits, so the tests wait little for what the server does on its own.
+SHORT = ConnectionLimits(request_timeout=0.3, keep_alive=0.3, max_head_bytes=4096)
+#: How long a test waits for the server to close a connection before calling it left open.
+PATIENCE = 20
+
+
+def _connect(base: str) -> socket.socket:
+    address = urlsplit(base)
+    client = socket.create_connection((address.hostname, address.port))
+    client.settimeout(PATIENCE)
+    return client
+
+
+def _answer_then_close(client: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (TimeoutError if it does not)."""
+    received = b""
+    while chunk := client.recv(1 << 16):
+        received += chunk
+    return received
+
+
+def test_connections_that_do_not_finish_a_request_are_closed(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(warm_up=False))
+    with running_server(tmp_path / "g.sqlite3", app=app, limits=SHORT) as base:
+        idle = _connect(base)
+        half_head = _connect(base)
+        half_head.sendall(b"GET /api/lobby HTTP/1.1\r\nHost: x\r\n")
+        short_body = _connect(base)
+        short_body.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"game":'
+        )
+        answered = _connect(base)  # a whole request is answered, then the idle connection closed
+        answered.sendall(b"GET /api/session HTTP/1.1\r\nHost: x\r\n\r\n")
+        for client in (idle, half_head, short_body):
+            try:
+                assert _answer_then_close(client) == b""
+            finally:
+                client.close()
+        try:
+            assert _answer_then_close(answered).startswith(b"HTTP/1.1 200 ")
+        finally:
+            answered.close()
+
+
+def test_a_dripping_request_head_is_closed(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(warm_up=False))
+    with running_server(tmp_path / "g.sqlite3", app=app, limits=SHORT) as base:
+        client = _connect(base)
+        try:
+            client.sendall(b"GET /api/lobby HTTP/1.1\r\n")
+            closed = False
+            for _ in range(PATIENCE * 100):  # a byte at a time, never finishing the head
+                ready, _, _ = select.select([client], [], [], 0.01)
+                if ready:
+                    closed = client.recv(1) == b""
+                    break
+                client.sendall(b"x")
+            assert closed
+        finally:
+            client.close()
+
+
+def test_a_request_head_over_the_limit_is_refused(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(warm_up=False))
+    with running_server(tmp_path / "g.sqlite3", app=app, limits=SHORT) as base:
+        client = _connect(base)
+        try:
+            client.sendall(b"GET /api/lobby HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            with contextlib.suppress(ConnectionError):  # closed before all of it was sent
+                client.sendall(b"a" * 8192 + b"\r\n\r\n")
+            answer = _answer_then_close(client)
+            assert answer.startswith(b"HTTP/1.1 431 ")
+            assert b"larger than 4 KiB" in answer
+        finally:
+            client.close()
+        with httpx.Client(base_url=base) as http:  # ordinary requests still pass
+            assert http.get("/api/session").status_code == 200
+
+
+def test_serve_reads_the_connection_limits() -> None:
+    options = {"request_timeout": "7.5", "max_header_size": "8", "ws_timeout": "12"}
+    limits = connection_limits(argparse.Namespace(**options))
+    assert limits == ConnectionLimits(
+        request_timeout=7.5,
+        keep_alive=7.5,
+        max_head_bytes=8192,
+        ws_ping_interval=12,
+        ws_ping_timeout=12,
+        ws_send_timeout=12,
+    )
+    for name, bad in (("request_timeout", "0"), ("ws_timeout", "nan"), ("max_header_size", "0")):
+        with pytest.raises(ServeError, match="--" + name.replace("_", "-")):
+            connection_limits(argparse.Namespace(**(options | {name: bad})))
