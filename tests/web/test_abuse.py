@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from ludoteca.cli.serve import ServeError, connection_limits
 from ludoteca.web.app import ServerSettings, create_app
@@ -197,3 +198,27 @@ def test_serve_reads_the_connection_limits() -> None:
     for name, bad in (("request_timeout", "0"), ("ws_timeout", "nan"), ("max_header_size", "0")):
         with pytest.raises(ServeError, match="--" + name.replace("_", "-")):
             connection_limits(argparse.Namespace(**(options | {name: bad})))
+
+
+# -- floods through side doors -----------------------------------------------------------------
+
+
+def test_rematches_count_against_the_limit_of_new_games(tmp_path: Path) -> None:
+    settings = ServerSettings(game_rate=1, warm_up=False)  # a burst of 10, then 1 a minute
+    app = create_app(tmp_path / "g.sqlite3", seed=1, settings=settings)
+    with TestClient(app) as client:
+        created = client.post("/api/games", json={"game": "salta", "seats": ["human", "random"]})
+        game_id, token = created.json()["id"], created.json()["seats"][0]["token"]
+        made = 1
+        while True:
+            assert client.post(f"/api/games/{game_id}/resign", json={"token": token}).is_success
+            answer = client.post(f"/api/games/{game_id}/rematch", json={"token": token})
+            if answer.status_code != 200:
+                break
+            game_id, token = answer.json()["rematch"], answer.json()["token"]
+            made += 1
+            assert made <= 10, "a rematch made more games than the burst allows"
+        assert answer.status_code == 429
+        assert "too many new games" in answer.json()["error"]
+        assert answer.headers["Retry-After"]
+        assert made == 10

@@ -445,9 +445,12 @@ async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[st
 
     The first player asking offers it; when the other asks too, it is created. The answer has
     ``rematch`` (the new game's id, or null while offered) and, once created, your ``seat`` and
-    ``token`` there.
+    ``token`` there. Creating it counts against this client's limit of new games (429).
     """
-    answer = await service_of(request).rematch(game_id, body.token)
+    limiter = request.app.state.game_limiter
+    answer = await service_of(request).rematch(
+        game_id, body.token, before_create=lambda: check_rate(request, limiter, "new games")
+    )
     if answer.get("rematch") is not None:
         answer["url"] = str(request.url_for("board_page", game_id=answer["rematch"]))
     return answer

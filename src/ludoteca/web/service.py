@@ -681,12 +681,15 @@ class GameService:
 
         return await self._attempt(game_id, attempt)
 
-    async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def rematch(
+        self, game_id: str, token: str | None, before_create: Callable[[], None] | None = None
+    ) -> dict[str, Any]:
         """Offer or accept a rematch: the same game and clock, seats swapped.
 
         The first player to ask offers it; once every person in the game has asked (at once
         against the computer), the new game is created. Asking again after that answers the
-        new game and the asker's seat and token in it.
+        new game and the asker's seat and token in it. ``before_create`` is called just before
+        the new game is created, and may refuse it by raising (the game-creation rate limit).
 
         Raises:
             ForbiddenError: A bad token.
@@ -711,6 +714,8 @@ class GameService:
                 live.rematch_offer = seat
                 self._moved_on(live, written)
                 return
+            if before_create is not None:
+                before_create()
             count = len(live.seats)
             rows = [
                 replace(live.seats[(new - 1) % count], seat=new, token=None) for new in range(count)
