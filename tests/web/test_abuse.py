@@ -5,12 +5,14 @@ that never finish a request, floods through side doors, and requests that arrive
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import contextlib
 import os
 import select
 import socket
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -20,8 +22,11 @@ from fastapi.testclient import TestClient
 from ludoteca.cli.serve import ServeError, connection_limits
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.connections import ConnectionLimits
+from ludoteca.web.errors import BusyError
+from ludoteca.web.reviews import MAX_RUNNING
 from ludoteca.web.service import GameService
 from tests.web.server import running_server
+from tests.web.test_review import BUDGET, ONE_REVIEW_WORKER, finished_game
 
 #: Moves and take-backs made at most while waiting for a non-reading socket to be dropped; far
 #: more than it takes to fill the socket's buffers, which is what makes the server drop it.
@@ -222,3 +227,30 @@ def test_rematches_count_against_the_limit_of_new_games(tmp_path: Path) -> None:
         assert "too many new games" in answer.json()["error"]
         assert answer.headers["Retry-After"]
         assert made == 10
+
+
+def test_at_most_max_running_reviews_start_however_many_ask_at_once(tmp_path: Path) -> None:
+    settings = ServerSettings(
+        game_rate=0, hint_rate=0, review_budget=BUDGET, warm_up=False, lanes=ONE_REVIEW_WORKER
+    )
+    app = create_app(tmp_path / "g.sqlite3", seed=1, settings=settings)
+    service: GameService = app.state.service
+    with TestClient(app) as client:
+        games = [finished_game(client.post) for _ in range(10)]
+
+        async def ask_at_once() -> list[Any]:
+            return await asyncio.gather(
+                *(service.reviews.start(game) for game in games), return_exceptions=True
+            )
+
+        answers = client.portal.call(ask_at_once)
+        started = [a for a in answers if isinstance(a, tuple) and a[0] == 202]
+        refused = [a for a in answers if isinstance(a, BusyError)]
+        assert len(started) == MAX_RUNNING
+        assert len(refused) == len(games) - MAX_RUNNING
+        assert f"at most {MAX_RUNNING} at once" in str(refused[0])
+        # Through the API: a clear 503 with Retry-After while they run.
+        answer = client.post(f"/api/games/{games[-1]}/review")
+        if answer.status_code == 503:  # (unless the first reviews are over already)
+            assert "reviewing" in answer.json()["error"]
+            assert answer.headers["Retry-After"]
