@@ -11,6 +11,7 @@ import contextlib
 import os
 import select
 import socket
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -254,3 +255,47 @@ def test_at_most_max_running_reviews_start_however_many_ask_at_once(tmp_path: Pa
         if answer.status_code == 503:  # (unless the first reviews are over already)
             assert "reviewing" in answer.json()["error"]
             assert answer.headers["Retry-After"]
+
+
+# -- requests at a bad time ----------------------------------------------------------------------
+
+
+def _ended(client: TestClient, how: str) -> tuple[str, str]:
+    """A game between two people of this browser, ended ``how``; its id and Green's token."""
+    clock = {"initial": 1, "increment": 0} if how == "time out" else None
+    created = client.post(
+        "/api/games", json={"game": "salta", "seats": ["human", "human"], "clock": clock}
+    ).json()
+    game_id = created["id"]
+    green, red = (seat["token"] for seat in created["seats"])
+    assert client.post(
+        f"/api/games/{game_id}/moves", json={"move": "c3-d4", "token": green}
+    ).is_success
+    if how == "time out":  # Red's second runs out; the server's timer flags it
+        for _ in range(PATIENCE * 20):
+            if client.get(f"/api/games/{game_id}/clock").json()["clock"]["running"] is None:
+                break
+            time.sleep(0.05)
+    elif how == "agreed draw":
+        client.post(f"/api/games/{game_id}/draw", json={"token": red})
+        client.post(f"/api/games/{game_id}/draw", json={"token": green, "action": "accept"})
+    else:
+        client.post(f"/api/games/{game_id}/resign", json={"token": red})
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["outcome"] is not None, how
+    assert game["undo_allowed"] is False
+    return game_id, green
+
+
+@pytest.mark.parametrize("how", ["time out", "agreed draw", "resignation"])
+def test_undo_is_refused_once_the_game_is_over(tmp_path: Path, how: str) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(game_rate=0, warm_up=False))
+    with TestClient(app) as client:
+        game_id, green = _ended(client, how)
+        before = client.get(f"/api/games/{game_id}/record").text
+        answer = client.post(f"/api/games/{game_id}/undo", json={"token": green})
+        assert answer.status_code == 409
+        assert "the game is over" in answer.json()["error"]
+        assert "cannot be taken back" in answer.json()["error"]
+        assert client.get(f"/api/games/{game_id}/record").text == before
+        assert client.get(f"/api/games/{game_id}").json()["ply"] == 1

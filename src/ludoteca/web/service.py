@@ -468,15 +468,21 @@ class GameService:
 
         Raises:
             ForbiddenError: A bad token.
-            ConflictError: Undo is not allowed in this game, or there is nothing to undo.
+            ConflictError: Undo is not allowed in this game (an invited player, or the game is
+                over: by the rules, a resignation, a time out or an agreed draw), or there is
+                nothing to undo.
         """
 
         async def attempt(live: LiveGame) -> None:
             self._seat(live, token)
             if live.has_invited_player:
                 raise ConflictError("undo is not allowed in a game against an invited player")
-            if live.resigned is not None:
-                raise ConflictError("the game was resigned; a resignation cannot be undone")
+            result = live.result
+            if result is not None:
+                raise ConflictError(
+                    f"the game is over ({result.reason}); the moves of a finished game "
+                    "cannot be taken back"
+                )
             keep = next(
                 (
                     number - 1
