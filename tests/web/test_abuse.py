@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import logging
 import os
 import select
 import socket
@@ -299,3 +300,30 @@ def test_undo_is_refused_once_the_game_is_over(tmp_path: Path, how: str) -> None
         assert "cannot be taken back" in answer.json()["error"]
         assert client.get(f"/api/games/{game_id}/record").text == before
         assert client.get(f"/api/games/{game_id}").json()["ply"] == 1
+
+
+# -- bad input ------------------------------------------------------------------------------------
+
+
+def test_deeply_nested_json_is_a_clear_400_and_logs_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(game_rate=0, warm_up=False))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        created = client.post("/api/games", json={"game": "salta"}).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        caplog.clear()
+        for depth in (1000, 30_000):  # (bodies up to 64 KiB are read)
+            nested = "[" * depth + "]" * depth
+            for path, body in (
+                (f"/api/games/{game_id}/moves", f'{{"move":{nested},"token":"{token}"}}'),
+                (f"/api/games/{game_id}/undo", f'{{"token":{nested}}}'),
+                ("/api/games", f'{{"game":"salta","options":{nested}}}'),
+                ("/api/session/name", f'{{"name":{nested}}}'),
+            ):
+                answer = client.post(
+                    path, content=body, headers={"content-type": "application/json"}
+                )
+                assert answer.status_code == 400, (path, depth, answer.text)
+                assert "nested too deeply" in answer.json()["error"]
+        assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []

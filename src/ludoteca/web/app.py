@@ -345,9 +345,15 @@ def validation_message(errors: Sequence[Any]) -> str:
     return "bad request: " + "; ".join(parts) if parts else "bad request"
 
 
+#: What FastAPI says of a body it cannot parse (bad JSON, or JSON nested too deeply).
+BODY_PARSE_ERROR = "There was an error parsing the body"
+
+
 async def _http_exception(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     message = str(error.detail)
+    if error.status_code == 400 and message == BODY_PARSE_ERROR:
+        message = "the request body is not valid JSON, or is nested too deeply to read"
     if error.status_code == 404:
         message = f"there is no page {request.url.path!r}"
     headers = dict(error.headers or {})
