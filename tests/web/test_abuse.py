@@ -327,3 +327,19 @@ def test_deeply_nested_json_is_a_clear_400_and_logs_nothing(
                 assert answer.status_code == 400, (path, depth, answer.text)
                 assert "nested too deeply" in answer.json()["error"]
         assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_setting_names_is_rate_limited_and_a_refusal_makes_no_session(tmp_path: Path) -> None:
+    settings = ServerSettings(game_rate=1, warm_up=False)  # a burst of 10, then 1 a minute
+    app = create_app(tmp_path / "g.sqlite3", settings=settings)
+    with TestClient(app) as client:
+        answers = []
+        for number in range(11):
+            client.cookies.clear()  # a new browser every time
+            answers.append(client.post("/api/session/name", json={"name": f"Ada {number}"}))
+        assert [a.status_code for a in answers] == [200] * 10 + [429]
+        assert "too many name changes" in answers[-1].json()["error"]
+        assert answers[-1].headers["Retry-After"]
+        assert "set-cookie" not in answers[-1].headers
+        client.cookies.clear()
+        assert client.get("/api/session").json() == {"name": None}

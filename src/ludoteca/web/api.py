@@ -24,7 +24,7 @@ from ludoteca.core.registry import game_class
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import RateLimiter, session_of, session_or_new
 from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import PER_PAGE, GameService, challenge_dict
+from ludoteca.web.service import PER_PAGE, GameService, challenge_dict, clean_name
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -586,10 +586,12 @@ async def set_name(body: NameRequest, request: Request, response: Response) -> d
     """Keep a display name with this browser's session.
 
     At most 24 characters; spaces are trimmed; control characters are refused. It names the
-    seats this browser takes from now on.
+    seats this browser takes from now on. As many a minute as new games (429 beyond).
     """
+    check_rate(request, request.app.state.name_limiter, "name changes")
+    name = clean_name(body.name)  # a bad name makes no session
     session = session_or_new(request, response)
-    return {"name": await service_of(request).set_name(session, body.name)}
+    return {"name": await service_of(request).set_name(session, name)}
 
 
 websocket_router = APIRouter()

@@ -74,7 +74,8 @@ class ServerSettings:
     """How one server process runs.
 
     Attributes:
-        game_rate: New games a client may create per minute (0: no limit).
+        game_rate: New games a client may create per minute (0: no limit); also how many
+            display names it may set.
         hint_rate: Hints a client may ask for per minute (0: no limit).
         search_time_limit: Hard limit on one computer search, in seconds.
         lanes: The search pool's lanes (`ludoteca.web.searches`).
@@ -189,6 +190,9 @@ def create_app(
     app.state.db_path = store.shown
     app.state.game_limiter = RateLimiter(settings.game_rate, burst=10)
     app.state.hint_limiter = RateLimiter(settings.hint_rate, burst=5)
+    # Each new browser's name is a database row: as many a minute as new games, in a bucket
+    # of their own.
+    app.state.name_limiter = RateLimiter(settings.game_rate, burst=10)
     app.include_router(api.router)
     app.include_router(api.websocket_router)
     app.include_router(pages.router)
