@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import json
 import logging
 import os
 import select
@@ -20,8 +21,10 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
-from ludoteca.cli.serve import ServeError, connection_limits
+from ludoteca.cli.serve import ServeError, connection_limits, parse_public_url
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.connections import ConnectionLimits
 from ludoteca.web.errors import BusyError
@@ -343,3 +346,57 @@ def test_setting_names_is_rate_limited_and_a_refusal_makes_no_session(tmp_path: 
         assert "set-cookie" not in answers[-1].headers
         client.cookies.clear()
         assert client.get("/api/session").json() == {"name": None}
+
+
+# -- addresses, cookies and origins -------------------------------------------------------------
+
+
+def test_the_cookie_is_secure_when_a_trusted_proxy_says_https(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(game_rate=0, warm_up=False))
+    # uvicorn trusts 127.0.0.1 by default: the tests' requests come from a trusted proxy.
+    with running_server(tmp_path / "g.sqlite3", app=app) as base:
+        over_https = httpx.post(
+            f"{base}/api/session/name",
+            json={"name": "Ada"},
+            headers={"X-Forwarded-Proto": "https"},
+        )
+        plain = httpx.post(f"{base}/api/session/name", json={"name": "Ada"})
+    assert "secure" in over_https.headers["set-cookie"].lower()
+    assert "secure" not in plain.headers["set-cookie"].lower()
+
+
+def test_links_use_the_public_url_not_the_host_header(tmp_path: Path) -> None:
+    settings = ServerSettings(game_rate=0, warm_up=False, public_url="https://games.example/")
+    app = create_app(tmp_path / "g.sqlite3", settings=settings)
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/games",
+            json={"game": "salta", "seats": ["human", "invite"]},
+            headers={"Host": "evil.example"},
+        ).json()
+        assert created["url"].startswith("https://games.example/games/")
+        assert created["seats"][1]["link"].startswith("https://games.example/games/")
+        named = client.post("/api/session/name", json={"name": "Ada"})
+        assert "secure" in named.headers["set-cookie"].lower()  # the public site is HTTPS
+
+
+def test_a_websocket_from_another_sites_page_is_refused(tmp_path: Path) -> None:
+    settings = ServerSettings(game_rate=0, warm_up=False, public_url="https://games.example")
+    app = create_app(tmp_path / "g.sqlite3", settings=settings)
+    with running_server(tmp_path / "g.sqlite3", app=app) as base:
+        game_id = httpx.post(f"{base}/api/games", json={"game": "salta"}).json()["id"]
+        address = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
+        for origin in (None, base, "https://games.example"):  # no browser, the site's own pages
+            with connect(address, origin=origin) as socket_:  # type: ignore[arg-type]
+                assert json.loads(socket_.recv(timeout=PATIENCE))["type"] == "state"
+        with pytest.raises(InvalidStatus) as refused:
+            connect(address, origin="https://evil.example")  # type: ignore[arg-type]
+        assert refused.value.response.status_code == 403
+
+
+def test_serve_reads_the_public_url() -> None:
+    assert parse_public_url(None) is None
+    assert parse_public_url(" https://games.example/play/ ") == "https://games.example/play"
+    for bad in ("games.example", "ftp://games.example", "https://", "https://g.example/?a=1"):
+        with pytest.raises(ServeError, match="--public-url must be an address like"):
+            parse_public_url(bad)

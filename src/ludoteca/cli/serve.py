@@ -20,6 +20,7 @@ import socket
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from rich.console import Console
 from rich.markup import escape
@@ -101,6 +102,22 @@ def add_serve_parser(commands: Any) -> None:
         "a ping unanswered or stop reading before it is dropped (default 20)",
     )
     serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players reach the site at (https://games.example.org): invitation "
+        "links use it, live updates accept its pages, HTTPS makes cookies Secure (default: "
+        "links follow each request's Host header)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated addresses of the reverse proxies trusted to say the client's "
+        "address and scheme (X-Forwarded-For, X-Forwarded-Proto); '*' trusts all (default "
+        "127.0.0.1,::1, or $FORWARDED_ALLOW_IPS)",
+    )
+    serve.add_argument(
         "--access-log",
         action="store_true",
         help="log every request (seat tokens in addresses are hidden)",
@@ -148,6 +165,23 @@ def connection_limits(arguments: argparse.Namespace) -> ConnectionLimits:
         ws_ping_timeout=ws,
         ws_send_timeout=ws,
     )
+
+
+def parse_public_url(text: str | None) -> str | None:
+    """Read ``--public-url``: an ``http://`` or ``https://`` address with a host and no query.
+
+    Raises:
+        ServeError: Anything else (the message says what is accepted).
+    """
+    if text is None:
+        return None
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ServeError(
+            "--public-url must be an address like https://games.example.org (http or https, "
+            f"a host, optionally a port and path); got {text!r}"
+        )
+    return text.strip().rstrip("/")
 
 
 def parse_port(text: str) -> int:
@@ -200,6 +234,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     game_rate = _whole_number(arguments.game_rate, "--game-rate", 100_000)
     hint_rate = _whole_number(arguments.hint_rate, "--hint-rate", 100_000)
     limits = connection_limits(arguments)
+    public_url = parse_public_url(arguments.public_url)
     db = arguments.db if arguments.db is not None else str(default_db_path())
     try:  # opens and upgrades the database once, before any worker starts
         store = GameStore(db)
@@ -230,6 +265,8 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     os.environ[web_app.ENV_GAME_RATE] = str(game_rate)
     os.environ[web_app.ENV_HINT_RATE] = str(hint_rate)
     os.environ[web_app.ENV_PREPARATION] = str(status_dir)
+    if public_url is not None:
+        os.environ[web_app.ENV_PUBLIC_URL] = public_url
     try:
         report.start()
         preparation.start()
@@ -239,6 +276,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
         report.stop()
         shutil.rmtree(status_dir, ignore_errors=True)
         del os.environ[web_app.ENV_PREPARATION]
+        os.environ.pop(web_app.ENV_PUBLIC_URL, None)
     console.print("Ludoteca has stopped; your games are saved.")
     return 0
 
@@ -262,6 +300,7 @@ def _run(
         log_level="info" if arguments.access_log else "warning",
         access_log=arguments.access_log,
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        forwarded_allow_ips=arguments.forwarded_allow_ips,
     )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then passes it on
         if workers > 1:

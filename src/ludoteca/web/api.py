@@ -22,7 +22,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
 from ludoteca.web.errors import RateLimitedError, http_error
-from ludoteca.web.guards import RateLimiter, session_of, session_or_new
+from ludoteca.web.guards import (
+    RateLimiter,
+    link,
+    origin_allowed,
+    session_of,
+    session_or_new,
+)
 from ludoteca.web.live import LiveGame, to_json, with_now
 from ludoteca.web.service import PER_PAGE, GameService, challenge_dict, clean_name
 
@@ -185,7 +191,7 @@ def service_of(request: Request | WebSocket) -> GameService:
 
 
 def _page_url(request: Request, game_id: str, tokens: list[str]) -> str:
-    url = str(request.url_for("board_page", game_id=game_id))
+    url = link(request, "board_page", game_id=game_id)
     return f"{url}?token={'.'.join(tokens)}" if tokens else url
 
 
@@ -452,7 +458,7 @@ async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[st
         game_id, body.token, before_create=lambda: check_rate(request, limiter, "new games")
     )
     if answer.get("rematch") is not None:
-        answer["url"] = str(request.url_for("board_page", game_id=answer["rematch"]))
+        answer["url"] = link(request, "board_page", game_id=answer["rematch"])
     return answer
 
 
@@ -601,6 +607,9 @@ websocket_router = APIRouter()
 async def game_updates(websocket: WebSocket, game_id: str) -> None:
     """Send the game's state at once and after every change, until the client leaves."""
     service = service_of(websocket)
+    if not origin_allowed(websocket):  # another site's page must not watch through a browser
+        await websocket.close(code=4403, reason="this socket is for the site's own pages")
+        return
     try:
         live = await service.current(game_id)
     except LudotecaError as error:

@@ -67,6 +67,7 @@ ENV_DB = "LUDOTECA_DB"
 ENV_GAME_RATE = "LUDOTECA_GAME_RATE"
 ENV_HINT_RATE = "LUDOTECA_HINT_RATE"
 ENV_PREPARATION = "LUDOTECA_PREPARATION_DIR"
+ENV_PUBLIC_URL = "LUDOTECA_PUBLIC_URL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,9 @@ class ServerSettings:
             review's default; `ludoteca.analysis.review`).
         review_stale_seconds: How long a running review's heartbeat may be silent before the
             review counts as abandoned and may be started again.
+        public_url: The site's public address (``https://games.example.org``): invitation
+            links are built on it, WebSockets from its pages are accepted and cookies are
+            ``Secure`` if it is HTTPS. ``None``: links follow each request's ``Host``.
     """
 
     game_rate: float = 30.0
@@ -112,6 +116,7 @@ class ServerSettings:
     tune_interpreter: bool = False
     review_budget: Any = None
     review_stale_seconds: float = DEFAULT_STALE_SECONDS
+    public_url: str | None = None
 
 
 def create_app(
@@ -188,6 +193,7 @@ def create_app(
     )
     app.state.service = service
     app.state.db_path = store.shown
+    app.state.public_url = settings.public_url.rstrip("/") if settings.public_url else None
     app.state.game_limiter = RateLimiter(settings.game_rate, burst=10)
     app.state.hint_limiter = RateLimiter(settings.hint_rate, burst=5)
     # Each new browser's name is a database row: as many a minute as new games, in a bucket
@@ -294,6 +300,7 @@ def create_app_from_environment() -> FastAPI:
         serve_while_preparing=True,
         preparation_dir=Path(preparation) if preparation else None,
         start_workers=True,
+        public_url=os.environ.get(ENV_PUBLIC_URL) or None,
         tune_interpreter=True,
     )
     return create_app(os.environ.get(ENV_DB) or None, settings=settings)
