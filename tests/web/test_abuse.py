@@ -25,11 +25,12 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from ludoteca.cli.serve import ServeError, connection_limits, parse_public_url
+from ludoteca.web.api import ID_PATTERN
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.connections import ConnectionLimits
 from ludoteca.web.errors import BusyError
 from ludoteca.web.reviews import MAX_RUNNING
-from ludoteca.web.service import GameService
+from ludoteca.web.service import MAX_NAME, GameService
 from tests.web.server import running_server
 from tests.web.test_review import BUDGET, ONE_REVIEW_WORKER, finished_game
 
@@ -400,3 +401,26 @@ def test_serve_reads_the_public_url() -> None:
     for bad in ("games.example", "ftp://games.example", "https://", "https://g.example/?a=1"):
         with pytest.raises(ServeError, match="--public-url must be an address like"):
             parse_public_url(bad)
+
+
+def test_the_openapi_schema_is_as_strict_as_the_server(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.sqlite3", settings=ServerSettings(game_rate=0, warm_up=False))
+    with TestClient(app) as client:
+        schema = client.get("/openapi.json").json()
+        name = schema["components"]["schemas"]["NameRequest"]["properties"]["name"]
+        assert name["maxLength"] == MAX_NAME
+        for path, operations in schema["paths"].items():
+            for operation in operations.values():
+                for parameter in operation.get("parameters", ()):
+                    if parameter["name"] in ("game_id", "challenge_id"):
+                        assert parameter["schema"]["pattern"] == ID_PATTERN, path
+        board = schema["paths"]["/api/games/{game_id}/board"]["get"]["parameters"]
+        at = next(p for p in board if p["name"] == "at")
+        assert at["schema"]["anyOf"][0]["minimum"] == 0
+        # What the schema refuses, the server refuses with a clear 400.
+        answer = client.get("/api/games/not.an.id")
+        assert answer.status_code == 400 and "game_id" in answer.json()["error"]
+        answer = client.post("/api/challenges/x%20y/accept", json={})
+        assert answer.status_code == 400 and "challenge_id" in answer.json()["error"]
+        answer = client.post("/api/session/name", json={"name": "x" * (MAX_NAME + 1)})
+        assert answer.status_code == 400 and f"at most {MAX_NAME}" in answer.json()["error"]

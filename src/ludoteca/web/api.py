@@ -16,6 +16,7 @@ from asyncio import FIRST_COMPLETED
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
@@ -30,7 +31,7 @@ from ludoteca.web.guards import (
     session_or_new,
 )
 from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import PER_PAGE, GameService, challenge_dict, clean_name
+from ludoteca.web.service import MAX_NAME, PER_PAGE, GameService, challenge_dict, clean_name
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -49,7 +50,13 @@ CLOCK_FIELD = Field(
     '{"per_move": 86400} (correspondence); null for none. Computer seats have no clock.',
     examples=[{"initial": 600, "increment": 5}],
 )
-NameInput = Annotated[str, Field(max_length=200)]
+NameInput = Annotated[str, Field(max_length=MAX_NAME)]
+#: What a game or challenge id looks like (`ludoteca.web.live.new_game_id`; the fast path's too).
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+GameId = Annotated[
+    str, PathParam(pattern=ID_PATTERN, description="The game's id.", examples=["Xk3_q9Za"])
+]
+ChallengeId = Annotated[str, PathParam(pattern=ID_PATTERN, description="The challenge's id.")]
 MAX_MOVE_TEXT = 200
 MAX_TOKEN_TEXT = 200
 
@@ -84,7 +91,7 @@ class NewGameRequest(BaseModel):
         "the computer (in a game between people a hint would be cheating).",
     )
     clock: ClockInput = CLOCK_FIELD
-    names: list[Annotated[str, Field(max_length=200)] | None] | None = Field(
+    names: list[NameInput | None] | None = Field(
         default=None,
         max_length=8,
         description="Display names of the seats played by people (at most 24 characters "
@@ -310,7 +317,7 @@ def _num_players(game_id: str) -> int:
     response_class=Response,
     responses={200: {"content": {"application/json": {}}}},
 )
-async def get_game(game_id: str, request: Request) -> Response:
+async def get_game(game_id: GameId, request: Request) -> Response:
     """The game's options, position text, player to move, legal moves, moves and outcome."""
     service = service_of(request)
     return json_reply(with_now(service.snapshot(await service.current(game_id)).game))
@@ -323,7 +330,7 @@ async def get_game(game_id: str, request: Request) -> Response:
     responses={200: {"content": {"application/json": {}}}},
 )
 async def get_board(
-    game_id: str,
+    game_id: GameId,
     request: Request,
     at: Annotated[
         int | None, Query(ge=0, le=10**9, description="Show the position after this many moves.")
@@ -344,7 +351,7 @@ async def get_board(
     responses=CHANGE_ANSWER,
 )
 async def play_move(
-    game_id: str, body: MoveRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: MoveRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Play a move for the seat whose token is given; answers the game's new state."""
     service = service_of(request)
@@ -359,7 +366,7 @@ async def play_move(
     responses=CHANGE_ANSWER,
 )
 async def undo(
-    game_id: str, body: TokenRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: TokenRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Take back your last move and the computer's reply (not against an invited player)."""
     service = service_of(request)
@@ -370,7 +377,7 @@ async def undo(
     "/games/{game_id}/resign", summary="Resign", response_class=Response, responses=CHANGE_ANSWER
 )
 async def resign(
-    game_id: str, body: TokenRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: TokenRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Your seat resigns and the game is over."""
     service = service_of(request)
@@ -378,7 +385,7 @@ async def resign(
 
 
 @router.post("/games/{game_id}/hint", summary="The computer's suggestion")
-async def hint(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+async def hint(game_id: GameId, body: TokenRequest, request: Request) -> dict[str, Any]:
     """The strongest level's move for you (you must be to move), and its chance of winning.
 
     Hints are offered in games against the computer, and in games created with ``hints``
@@ -390,7 +397,7 @@ async def hint(game_id: str, body: TokenRequest, request: Request) -> dict[str, 
 
 @router.get("/games/{game_id}/hint", summary="The computer's suggestion (token in the query)")
 async def hint_by_query(
-    game_id: str,
+    game_id: GameId,
     request: Request,
     token: Annotated[str, Query(max_length=MAX_TOKEN_TEXT, description="Your seat's token.")],
 ) -> dict[str, Any]:
@@ -405,7 +412,7 @@ async def hint_by_query(
     response_class=Response,
     responses={200: {"content": {"application/json": {}}}},
 )
-async def download(game_id: str, request: Request) -> Response:
+async def download(game_id: GameId, request: Request) -> Response:
     """The game as a Ludoteca saved game (JSON; ``ludoteca play --load`` continues it)."""
     live = await service_of(request).current(game_id)
     return Response(
@@ -416,7 +423,7 @@ async def download(game_id: str, request: Request) -> Response:
 
 
 @router.get("/games/{game_id}/clock", summary="The clocks now")
-async def clock(game_id: str, request: Request) -> dict[str, Any]:
+async def clock(game_id: GameId, request: Request) -> dict[str, Any]:
     """Each seat's seconds left now (``left``), whose clock runs, and when it would flag.
 
     A game without a clock answers ``{"clock": null}``. A clock that has run out is noticed
@@ -433,7 +440,7 @@ async def clock(game_id: str, request: Request) -> dict[str, Any]:
     responses=CHANGE_ANSWER,
 )
 async def draw(
-    game_id: str, body: DrawRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: DrawRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Offer a draw, or accept or decline the other player's offer.
 
@@ -446,7 +453,7 @@ async def draw(
 
 
 @router.post("/games/{game_id}/rematch", summary="Offer or accept a rematch")
-async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+async def rematch(game_id: GameId, body: TokenRequest, request: Request) -> dict[str, Any]:
     """After the game, offer a rematch (the same game and clock, seats swapped), or accept one.
 
     The first player asking offers it; when the other asks too, it is created. The answer has
@@ -477,7 +484,7 @@ REVIEW_ANSWER: dict[int | str, dict[str, Any]] = {
     summary="Review a finished game",
     responses=REVIEW_ANSWER,
 )
-async def start_review(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+async def start_review(game_id: GameId, request: Request, response: Response) -> dict[str, Any]:
     """Start the review of a finished game in the background; answers its progress (202).
 
     Anyone may ask. One review per game runs at a time: asking again while it runs answers
@@ -493,7 +500,7 @@ async def start_review(game_id: str, request: Request, response: Response) -> di
 
 
 @router.get("/games/{game_id}/review", summary="A game's review or its progress")
-async def get_review(game_id: str, request: Request) -> dict[str, Any]:
+async def get_review(game_id: GameId, request: Request) -> dict[str, Any]:
     """The review, or how far it is.
 
     ``status`` is none, running (``done`` of ``total`` positions), interrupted, failed (with
@@ -543,7 +550,7 @@ async def post_challenge(
 
 
 @router.get("/challenges/{challenge_id}", summary="A challenge")
-async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+async def get_challenge(challenge_id: ChallengeId, request: Request) -> dict[str, Any]:
     """A challenge: open, accepted (with its ``game_id``) or withdrawn."""
     challenge = await service_of(request).challenge(challenge_id)
     return challenge_dict(challenge, session_of(request))
@@ -551,7 +558,7 @@ async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge")
 async def accept_challenge(
-    challenge_id: str, body: AcceptRequest, request: Request, response: Response
+    challenge_id: ChallengeId, body: AcceptRequest, request: Request, response: Response
 ) -> dict[str, Any]:
     """Take the other seat of an open challenge; the game starts.
 
@@ -573,7 +580,7 @@ async def accept_challenge(
 
 @router.post("/challenges/{challenge_id}/withdraw", summary="Withdraw your challenge")
 async def withdraw_challenge(
-    challenge_id: str, body: WithdrawRequest, request: Request
+    challenge_id: ChallengeId, body: WithdrawRequest, request: Request
 ) -> dict[str, Any]:
     """Withdraw an open challenge, with the ``secret`` its posting answered."""
     service = service_of(request)
