@@ -193,6 +193,17 @@ def test_a_request_head_over_the_limit_is_refused(tmp_path: Path) -> None:
             client.close()
         with httpx.Client(base_url=base) as http:  # ordinary requests still pass
             assert http.get("/api/session").status_code == 200
+        # A body larger than the head's limit, arriving with the head, is no head.
+        client = _connect(base)
+        try:
+            body = b'{"game":"salta","position":"' + b"x" * 40_000 + b'"}'
+            client.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+            )
+            assert _answer_then_close(client).startswith(b"HTTP/1.1 400 ")  # the position's limit
+        finally:
+            client.close()
 
 
 def test_serve_reads_the_connection_limits() -> None:

@@ -109,6 +109,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._head_bytes = 0
         self._head_done = False
+        self._tail = b""  # the last bytes of the head so far (its end may straddle two reads)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the first request's deadline."""
@@ -121,9 +122,13 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        """Count the head's bytes; refuse a head over the limit."""
+        """Count the head's bytes (not the body's that may come with it); refuse a large head."""
         if not self._head_done:
-            self._head_bytes += len(data)
+            window = self._tail + data
+            end = window.find(b"\r\n\r\n")
+            head = len(data) if end < 0 else max(0, end + 4 - len(self._tail))
+            self._head_bytes += head
+            self._tail = window[-3:]
             if self._head_bytes > self.limits.max_head_bytes:
                 self._refuse_head()
                 return
@@ -154,6 +159,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._cancel_deadline()
         self._head_bytes = 0
         self._head_done = False
+        self._tail = b""
         self._deadline = self.loop.call_later(self.limits.request_timeout, self._too_slow)
 
     def _cancel_deadline(self) -> None:
