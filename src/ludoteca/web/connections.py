@@ -22,6 +22,9 @@ get them too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,7 +207,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             try:
                 await asyncio.wait_for(self.writable.wait(), self.limits.ws_send_timeout)
             except TimeoutError:
-                self.transport.abort()
+                self._drop()
                 raise ClientDisconnected() from None
         await super().send(message)
 
@@ -212,4 +215,16 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         """No answer to a ping: close, and drop what the client never read."""
         super().keepalive_timeout()
         if not self.disconnected:
-            self.transport.abort()
+            self._drop()
+
+    def _drop(self) -> None:
+        """Close the connection at once, with a reset.
+
+        What the client has not read is thrown away, here and in the kernel's buffers, where a
+        close would wait for the client to read it all.
+        """
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
