@@ -89,6 +89,11 @@ def run(capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str) -> tup
     return status, captured.out, captured.err
 
 
+def flat(text: str) -> str:
+    """``text`` with every run of white space (a line wrapped to the terminal) as one space."""
+    return " ".join(text.split())
+
+
 def run_combined(
     capsys: pytest.CaptureFixture[str], argv: list[str], *lines: str
 ) -> tuple[int, str]:

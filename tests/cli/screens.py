@@ -12,6 +12,7 @@ from rich.console import Console
 
 import ludoteca
 from ludoteca.ai import agent_from_spec
+from ludoteca.cli.analyse import AnalysisBoard
 from ludoteca.cli.play import PlaySession, Seat
 
 WIDTH, HEIGHT = 80, 24
@@ -70,6 +71,56 @@ def screen(game_id: str) -> str:
     return "\n".join(line.rstrip() for line in lines[-HEIGHT:])
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A session where a person types ``lines``: ``play`` (two people) or ``analyse``."""
+
+    title: str
+    command: str
+    game_id: str
+    options: dict[str, object]
+    lines: tuple[str, ...]
+
+
+#: Sessions of the commands at the prompt, captured like the games above.
+TYPED = {
+    "help": Typed("help at the prompt", "play", "salta", {}, ("help",)),
+    "moves": Typed("moves in Splinter", "play", "splinter", {}, ("moves",)),
+    "analyse": Typed(
+        "ludoteca analyse pente_grammai",
+        "analyse",
+        "pente_grammai",
+        {},
+        ("first-0", "5", "hand-W5", "back", "back", "3", "hand-W3", "tree"),
+    ),
+}
+
+
+def typed_screen(name: str) -> str:
+    """The last 24 lines of an 80-column session of ``TYPED[name]``, ending at its prompt."""
+    scenario = TYPED[name]
+    game = ludoteca.make(scenario.game_id, **scenario.options)
+    console = Console(width=WIDTH, height=HEIGHT, record=True, file=_Discard())
+    answers = iter(scenario.lines)
+
+    def read_line(prompt: str) -> str:
+        answer = next(answers, None)
+        if answer is None:
+            console.print(prompt, end="")
+            raise _Stop
+        console.print(prompt + answer)
+        return answer
+
+    with contextlib.suppress(_Stop):
+        if scenario.command == "analyse":
+            AnalysisBoard(game, game.initial_state(), console=console, read_line=read_line).run()
+        else:
+            seats = [Seat("human") for _ in range(game.num_players)]
+            PlaySession(game, seats, console=console, read_line=read_line, seed=1).run()
+    lines = console.export_text().rstrip("\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines[-HEIGHT:])
+
+
 class _Discard:
     """A file that drops what is written (the console records it)."""
 
@@ -83,3 +134,5 @@ class _Discard:
 if __name__ == "__main__":
     for game_id in SCENARIOS:
         print(f"### {ludoteca.make(game_id).name}\n\n```text\n{screen(game_id)}\n```\n")
+    for name, typed in TYPED.items():
+        print(f"#### {typed.title}\n\n```text\n{typed_screen(name)}\n```\n")

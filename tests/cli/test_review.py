@@ -17,6 +17,7 @@ import ludoteca
 from ludoteca.analysis.review_model import LABELS
 from ludoteca.cli import main
 from ludoteca.core import records
+from ludoteca.core.notation import numbered_plies
 from tests.support import run, run_combined
 
 
@@ -112,15 +113,23 @@ def test_saved_review_shows_in_replay_and_a_stale_one_is_ignored(
 ) -> None:
     game = saved_game(tmp_path, "pente_grammai", 40)
     before = game.read_text()
-    status, output = run_combined(capsys, ["review", str(game), "--save", "--jobs", "1"])
-    assert status == 0, output
+    status, reviewed = run_combined(capsys, ["review", str(game), "--save", "--jobs", "1"])
+    assert status == 0, reviewed
     sidecar = tmp_path / "pente_grammai.json.review.json"
     data = json.loads(sidecar.read_text())
     assert game.read_text() == before  # the saved game is never touched
     status, output = run_combined(capsys, ["replay", str(game), "--all"])
     assert status == 0, output
     first = data["decisions"][0]
-    assert f"Ply {first['ply'] + 1}: {first['move']} · {first['label']}" in output
+    record = records.load(game)
+    plies = numbered_plies(record.states, record.moves)
+    # One numbering: the review's table and the replay name the same ply by the same number.
+    for decision in data["decisions"][:5]:
+        ply = plies[decision["ply"]]
+        assert ply.ply == decision["ply"] + 1 and ply.move == decision["move"]
+        assert f"Ply {ply.ply} · {ply.label} · {decision['label']}" in output
+        row = next(line for line in reviewed.split("\n") if f" {ply.label} " in line)
+        assert row.split("│")[1].strip() == str(ply.ply)
     data["moves"] = data["moves"][:-1]
     sidecar.write_text(json.dumps(data))
     status, output = run_combined(capsys, ["replay", str(game), "--all"])

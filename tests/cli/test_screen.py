@@ -9,7 +9,7 @@ import pytest
 
 import ludoteca
 from ludoteca.cli.screen import board_text, moved_regions
-from tests.cli.screens import HEIGHT, SCENARIOS, WIDTH, screen
+from tests.cli.screens import HEIGHT, SCENARIOS, TYPED, WIDTH, screen, typed_screen
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "terminal.md"
 
@@ -56,13 +56,24 @@ def test_the_docs_show_these_screens(captured: tuple[str, list[str]]) -> None:
     )
 
 
+@pytest.mark.parametrize("name", list(TYPED))
+def test_the_commands_screens_fit_and_the_docs_show_them(name: str) -> None:
+    lines = typed_screen(name).split("\n")
+    assert len(lines) <= HEIGHT
+    assert all(len(line) <= WIDTH for line in lines), max(lines, key=len)
+    assert lines[-1].endswith(">")
+    assert "\n".join(lines) in DOCS.read_text(encoding="utf-8"), (
+        "docs/terminal.md is out of date: python -m tests.cli.screens prints the screens"
+    )
+
+
 def test_one_board_per_turn_with_dice(capsys: pytest.CaptureFixture[str]) -> None:
     from tests.support import run_combined
 
     argv = ["play", "pente_grammai", "--p1", "level:1", "--seed", "5", "-o", "first=0"]
     _, out = run_combined(capsys, argv, "moves", "quit")
     assert out.count("Circuit:") == 1  # the draw and the roll fold into one board's line
-    assert "Rolled d" in out
+    assert "Rolled " in out and "Rolled d" not in out  # rolls in words: "Rolled 5"
 
 
 @pytest.mark.parametrize(

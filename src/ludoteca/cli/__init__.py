@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: games, rules, play, replay, review, arena, study, bench, warmup, serve.
+"""The ``ludoteca`` command: games, rules, play, learn, replay, review, analyse, arena, study, ...
 
 Every command reports bad input (an unknown game, option, agent or file) as one clear line on
 standard error with exit status 2, never a traceback.
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 USAGE_ERROR = 2
 PIPE_WIDTH = 120
+#: Commands whose every line is wrapped to the terminal's width, even in a pipe.
+SESSION_COMMANDS = ("play", "replay", "analyse")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +59,14 @@ def main(argv: Sequence[str] | None = None, *, read_line: ReadLine | None = None
 
     # Soft wrap: long messages and move lists stay whole lines, for people and for pipes.
     console = Console(highlight=False, soft_wrap=True)
-    if not console.is_terminal:  # a pipe or a file: room for whole tables, not 80 columns
-        console = Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
+    if not console.is_terminal:
+        # A pipe or a file: room for whole tables; the sessions of play, replay and analyse
+        # keep to the terminal's width ($COLUMNS, else 80), as they would on the screen.
+        from ludoteca.cli.text import terminal_width
+
+        session = _command_in(words) in SESSION_COMMANDS
+        width = terminal_width() if session else PIPE_WIDTH
+        console = Console(highlight=False, soft_wrap=True, width=width)
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     reader = read_line or _terminal_reader(console)
     with warnings.catch_warnings():  # shown as one line each, not as Python warnings
@@ -181,6 +189,18 @@ def _add_play(commands: Any) -> None:
     _option_argument(add_play_parser(commands, run_play))
 
 
+def _add_learn(commands: Any) -> None:
+    from ludoteca.cli.learn import add_learn_parser
+
+    add_learn_parser(commands)
+
+
+def _add_puzzles(commands: Any) -> None:
+    from ludoteca.cli.puzzles import add_puzzles_parser
+
+    add_puzzles_parser(commands)
+
+
 def _add_replay(commands: Any) -> None:
     replay = commands.add_parser("replay", help=COMMANDS["replay"].help)
     replay.add_argument("file", help="a saved game (JSON)")
@@ -213,6 +233,12 @@ def _add_review(commands: Any) -> None:
         return run_review_command(arguments, console)
 
     add_review_command(commands, review)
+
+
+def _add_analyse(commands: Any) -> None:
+    from ludoteca.cli.analyse import add_analyse_parser
+
+    add_analyse_parser(commands, _option_argument)
 
 
 def _add_bench(commands: Any) -> None:
@@ -264,13 +290,16 @@ COMMANDS: dict[str, Command] = {
     "rules": Command("show the rules of a game", _add_rules),
     "play": Command("play a game in the terminal", _add_play),
     "replay": Command("step through a saved game", _add_replay),
+    "learn": Command("learn a game step by step: short lessons", _add_learn),
+    "puzzles": Command("puzzles from real games: make a set, or solve", _add_puzzles),
     "review": Command(
         "judge every move of a saved game: labels, better moves, accuracy", _add_review
     ),
+    "analyse": Command("an analysis board: try moves and variations, ask the engine", _add_analyse),
     "bench": Command("measure the speed of the rules engines and of the search", _add_bench),
     "arena": Command("a round-robin tournament between computer players", _add_arena),
     "study": Command(
-        "a balance report: many games of each variant, with intervals and tests", _add_study
+        "a balance report of a game's variants, or a search for the best one", _add_study
     ),
     "serve": Command("play in the browser: start the web UI", _add_serve),
     "warmup": Command(

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rich.console import Console
-from rich.markup import escape
 
 from ludoteca.cli.play import ReadLine
+from ludoteca.cli.text import say
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game, State
 from ludoteca.core.options import format_option_value, parse_option_assignments
@@ -63,11 +63,11 @@ def pick_game(
     Raises:
         EOFError: Input ended before the choices were made.
     """
-    console.print("[bold]Ludoteca[/bold] — pick a game:")
+    say(console, "Ludoteca — pick a game:", style="bold")
     for number, game_id in enumerate(game_ids, start=1):
         cls = game_class(game_id)
         seats = "solitaire" if cls.num_players == 1 else f"{cls.num_players} players"
-        console.print(f"  {number}. {escape(cls.name)} ({game_id}, {seats})")
+        say(console, f"  {number}. {cls.name} ({game_id}, {seats})")
     game_id = _choose_game(console, read_line, game_ids)
     cls = game_class(game_id)
     players = _choose_players(console, read_line, cls.num_players, cls.player_names)
@@ -75,7 +75,7 @@ def pick_game(
     game = make(game_id, **options)
     manual = False
     if ask_dice and has_chance_nodes(game):
-        console.print("Dice: 1. the program rolls them  2. you roll real dice and type the results")
+        say(console, "Dice:\n  1. the program rolls them\n  2. you roll real dice and type them")
         manual = _choose_number(console, read_line, "Dice> ", 2) == 2
     return Choices(game_id, players, options, manual)
 
@@ -87,9 +87,10 @@ def _choose_game(console: Console, read_line: ReadLine, game_ids: Sequence[str])
             return game_ids[int(answer) - 1]
         if answer.lower() in game_ids:
             return answer.lower()
-        console.print(
-            f"[red]Please type a number from 1 to {len(game_ids)} or a game id "
-            f"({', '.join(game_ids)}).[/red]"
+        say(
+            console,
+            f"Please type a number from 1 to {len(game_ids)} or a game id ({', '.join(game_ids)}).",
+            style="red",
         )
 
 
@@ -97,14 +98,15 @@ def _choose_players(
     console: Console, read_line: ReadLine, seats: int, names: Sequence[str]
 ) -> tuple[str, ...]:
     if seats == 1:
-        console.print("Who plays?\n  1. you\n  2. the computer, while you watch")
+        say(console, "Who plays?\n  1. you\n  2. the computer, while you watch")
         if _choose_number(console, read_line, "Choice> ", 2) == 1:
             return ("human",)
         return (_choose_level(console, read_line),)
-    console.print(
+    say(
+        console,
         "Who plays?\n  1. two people at this screen\n"
         f"  2. you first ({names[0]}), against the computer\n"
-        f"  3. the computer first, you second ({names[1]})"
+        f"  3. the computer first, you second ({names[1]})",
     )
     choice = _choose_number(console, read_line, "Choice> ", 3)
     if choice == 1:
@@ -114,7 +116,7 @@ def _choose_players(
 
 
 def _choose_level(console: Console, read_line: ReadLine) -> str:
-    console.print(f"How strong is the computer? {COMPUTER_CHOICES}.")
+    say(console, f"How strong is the computer? {COMPUTER_CHOICES}.")
     strength = _choose_number(console, read_line, "Level> ", 6)
     return "random" if strength == 6 else f"level:{strength}"
 
@@ -126,9 +128,9 @@ def _choose_options(console: Console, read_line: ReadLine, game_id: str) -> dict
     chosen: dict[str, str] = {}
     while True:
         current = make(game_id, **chosen).options
-        console.print(
-            "Options: "
-            + escape(" ".join(f"{name}={format_option_value(v)}" for name, v in current.items()))
+        say(
+            console,
+            "Options: " + " ".join(f"{n}={format_option_value(v)}" for n, v in current.items()),
         )
         answer = read_line("Change one (name=value), or Enter to play> ").strip()
         if not answer:
@@ -137,7 +139,7 @@ def _choose_options(console: Console, read_line: ReadLine, game_id: str) -> dict
             change = parse_option_assignments([answer])
             make(game_id, **{**chosen, **change})
         except LudotecaError as error:
-            console.print(f"[red]{escape(str(error))}[/red]")
+            say(console, str(error), style="red")
             continue
         chosen.update(change)
 
@@ -147,4 +149,4 @@ def _choose_number(console: Console, read_line: ReadLine, prompt: str, count: in
         answer = read_line(prompt).strip()
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer)
-        console.print(f"[red]Please type a number from 1 to {count}.[/red]")
+        say(console, f"Please type a number from 1 to {count}.", style="red")

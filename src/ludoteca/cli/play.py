@@ -16,6 +16,7 @@ computer's move, the dice, a forced pass), then the prompt. Everything fits an 8
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,15 +29,20 @@ from ludoteca.ai import Agent, hint
 from ludoteca.cli import autosave
 from ludoteca.cli.rolls import RollReader
 from ludoteca.cli.screen import board_text, moved_regions
+from ludoteca.cli.text import say, wrap
 from ludoteca.core import records
 from ludoteca.core.chance import sample_outcome
-from ludoteca.core.errors import LudotecaError
+from ludoteca.core.errors import InvalidMoveError, LudotecaError
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.notation import chance_text, move_groups, numbered_line
 from ludoteca.core.outcome import CHANCE, Outcome
+from ludoteca.core.rules_pages import rules_text
 
 HELP = """\
 Type a move in notation (e.g. {example}), or a command:
-  moves        list the legal moves
+  moves        list the legal moves, grouped by the piece or square they start from
+  rules        show the rules of the game
+  history      the moves so far, numbered, with the rolls beside them
   hint         the move the strongest computer level would play, with what it thinks of it
   undo         take back your last move (and the computer's reply)
   save [FILE]  save the game as JSON (ludoteca replay FILE shows it again)
@@ -244,8 +250,14 @@ class PlaySession:
                 move = self._rolls.parse(self.state, line)
             else:
                 move = self.state.parse_move(line)
+        except InvalidMoveError as error:
+            say(self.console, refusal(line, error, COMMANDS), style="red")
+            return True
         except LudotecaError as error:
-            self.console.print(f"[red]{escape(str(error))}[/red]")
+            if self.state.to_move == CHANCE:  # a word that is no roll: no roll attempt
+                say(self.console, refusal(line, error, COMMANDS), style="red")
+                return True
+            say(self.console, str(error), style="red")
             return True
         self._play_move(move)
         return True
@@ -261,7 +273,10 @@ class PlaySession:
             return True
         if command.lower() in ("quit", "exit", "q", ""):
             return False
-        self.console.print("[red]The game is over: type save FILE, undo, board or quit.[/red]")
+        if command.lower() == "rules":
+            self._command("rules", "")
+            return True
+        say(self.console, "The game is over: type save FILE, undo, board or quit.", style="red")
         return True
 
     def _command(self, command: str, argument: str) -> bool:
@@ -269,9 +284,15 @@ class PlaySession:
         if command == "help":
             legal = self.state.legal_moves()
             example = legal[0].text if legal else "pass"
-            self.console.print(escape(HELP.format(example=example)))
+            say(self.console, HELP.format(example=example))
         elif command == "moves":
-            self._list_moves()
+            list_moves(self.console, self.state)
+        elif command == "rules" and not self._is_a_move(command):
+            show_rules(self.console, self.game)
+        elif command == "history" and not self._is_a_move(command):
+            states = [state for state, _ in self.history]
+            line = numbered_line(states, [move.text for _, move in self.history])
+            say(self.console, "Moves: " + (" ".join(line) if line else "none yet"))
         elif command == "board":
             self._show_board()
         elif command == "hint":
@@ -307,7 +328,8 @@ class PlaySession:
 
     def _describe(self, before: State, move: Move) -> str:
         if move.is_chance or before.to_move == CHANCE:
-            return f"Rolled {move}"
+            words = chance_text(before, move)
+            return words[:1].upper() + words[1:]
         player = before.to_move
         assert player is not None
         seat = self.seats[player]
@@ -318,25 +340,14 @@ class PlaySession:
             return f"{who} passed (no move)" if len(before.legal_moves()) == 1 else f"{who} passed"
         return f"{who} played {move}"
 
-    def _list_moves(self) -> None:
-        legal = [move.text for move in self.state.legal_moves()]
-        text = "Legal moves: " + (", ".join(legal) or "none")
-        if self.console.is_terminal and len(text) > self.console.width * (self.console.height - 3):
-            with self.console.pager():
-                self.console.print(escape(text))
-        else:
-            self.console.print(escape(text))
-
     def _hint(self) -> None:
         """Show the level-5 move for the player to move, with what its number means."""
         if self.is_over or self.state.to_move == CHANCE:
-            self.console.print("[red]A hint is for a player to move; nobody is to move now.[/red]")
+            say(self.console, "A hint is for a player to move; nobody is to move now.", style="red")
             return
         self.console.print("Thinking …", style="dim")
         suggestion = hint(self.state, level=5, seed=len(self.history))
-        self.console.print(
-            f"Hint: [bold]{escape(suggestion.move.text)}[/bold] ({escape(suggestion.meaning)})"
-        )
+        say(self.console, f"Hint: {suggestion.move.text} ({suggestion.meaning})")
 
     def _undo(self) -> None:
         """Go back to the previous position where a person was to move."""
@@ -357,7 +368,7 @@ class PlaySession:
             if [move.text for move in self.state.legal_moves()] != ["pass"]:
                 break  # a forced pass would only be played again
         if undone == 0:
-            self.console.print("[red]Nothing to undo.[/red]")
+            say(self.console, "Nothing to undo.", style="red")
             return
         self._result_shown = False
         self._events = [f"Took back {plural(undone, 'move')}"]
@@ -368,7 +379,7 @@ class PlaySession:
     def _resign(self) -> None:
         player = self.state.to_move
         if player is None or player == CHANCE or not self.seats[player].is_human:
-            self.console.print("[red]Only a person to move can resign.[/red]")
+            say(self.console, "Only a person to move can resign.", style="red")
             return
         self.resigned = player
         self._events.append(f"{self.game.player_names[player]} resigned")
@@ -395,18 +406,18 @@ class PlaySession:
         """
         target = path or self.save_path
         if not target:
-            self.console.print("[red]save needs a file name, e.g. save mygame.json[/red]")
+            say(self.console, "save needs a file name, e.g. save mygame.json", style="red")
             return False
         if not force and not self._may_replace(target):
-            self.console.print(f"Not saved: {escape(target)} is left as it was.")
+            say(self.console, f"Not saved: {target} is left as it was.")
             return False
         try:
             records.save(self.record(), target)
         except records.SaveError as error:
-            self.console.print(f"[red]Could not save: {escape(str(error))}[/red]")
+            say(self.console, f"Could not save: {error}", style="red")
             return False
         self.save_path = target
-        self.console.print(f"Saved {plural(len(self.history), 'move')} to {escape(target)}.")
+        say(self.console, f"Saved {plural(len(self.history), 'move')} to {target}.")
         return True
 
     def _may_replace(self, target: str) -> bool:
@@ -425,9 +436,10 @@ class PlaySession:
             autosave.write(self.autosave_path, self.record())
         except records.SaveError as error:
             if self._autosave_error is None:  # say it once, not after every move
-                self.console.print(
-                    f"[red]Autosave failed: {escape(str(error))}. Use save FILE to keep the "
-                    "game.[/red]"
+                say(
+                    self.console,
+                    f"Autosave failed: {error}. Use save FILE to keep the game.",
+                    style="red",
                 )
             self._autosave_error = str(error)
         else:
@@ -441,7 +453,7 @@ class PlaySession:
         text = board_text(self.state, self._marked)
         self.console.print(escape(text), soft_wrap=False, overflow="fold")
         if self._events:
-            self.console.print(escape(". ".join(self._events) + "."), style="bold")
+            say(self.console, ". ".join(self._events) + ".", style="bold")
             self._events = []
 
     def _show_result(self) -> None:
@@ -454,7 +466,7 @@ class PlaySession:
         shown = board_text(self.state, self._marked)
         line = self._result_line(outcome)
         if self.resigned is not None or outcome.reason not in shown:
-            self.console.print(f"[bold]Game over.[/bold] {escape(line)}")
+            say(self.console, f"Game over. {line}", style="bold")
         else:
             self.console.print("[bold]Game over.[/bold]")
 
@@ -475,20 +487,19 @@ class PlaySession:
     def _say_where_the_game_is(self) -> None:
         if self.autosave_path is None or self._autosave_error is not None:
             if self._autosave_error is not None and not self.is_over:
-                self.console.print(
-                    "[red]The game could not be autosaved; it is kept only where you saved "
-                    "it.[/red]"
+                say(
+                    self.console,
+                    "The game could not be autosaved; it is kept only where you saved it.",
+                    style="red",
                 )
             return
-        where = escape(str(self.autosave_path))
-        # Soft wrap keeps the path whole, so that it can be copied from the terminal.
+        where = str(self.autosave_path)
+        # `say` keeps the path whole, so that it can be copied from the terminal.
         if self.is_over:
-            self.console.print(
-                f"The game is kept in {where} (ludoteca replay shows it).", soft_wrap=True
-            )
+            say(self.console, f"The game is kept in {where} (ludoteca replay shows it).")
         else:
-            self.console.print(f"The game is autosaved in {where}.", soft_wrap=True)
-            self.console.print("Continue it with: ludoteca play --resume")
+            say(self.console, f"The game is autosaved in {where}.")
+            say(self.console, "Continue it with: ludoteca play --resume")
 
     def _player(self) -> int:
         to_move = self.state.to_move
@@ -505,3 +516,74 @@ class PlaySession:
         except EOFError:
             self.console.print()
             return None
+
+
+#: The words the prompt knows besides moves (``quit`` and ``exit`` leave).
+COMMANDS = (
+    "moves",
+    "rules",
+    "history",
+    "hint",
+    "undo",
+    "save",
+    "board",
+    "resign",
+    "help",
+    "quit",
+    "exit",
+)
+
+
+def refusal(line: str, error: LudotecaError, commands: Sequence[str]) -> str:
+    """What to say to typed text that is no move of this game's notation.
+
+    A single word of letters alone is no move attempt: it is an unknown command. Anything else
+    (digits, separators) was meant as a move, so the game's own message, with its accepted
+    forms, is kept.
+    """
+    word = line.strip()
+    if word.isalpha() and word.lower() not in commands:
+        return f"Unknown command: {word} — type help for the commands and how moves are written."
+    return str(error)
+
+
+def list_moves(console: Console, state: State) -> None:
+    """The legal moves of ``state`` as a table: one line per piece or square they start from."""
+    legal = state.legal_moves()
+    if not legal:
+        say(console, "No legal moves: the game is over.")
+        return
+    groups = move_groups(state)
+    lines = [f"{len(legal)} legal {'move' if len(legal) == 1 else 'moves'}:"]
+    column = max((len(prefix) for prefix, _ in groups), default=0)
+    for prefix, rests in groups:
+        head = f"  {prefix:<{column}}  " if prefix else "  "
+        lines += textwrap.wrap(
+            "  ".join(rests),
+            width=console.width,
+            initial_indent=head,
+            subsequent_indent=" " * len(head),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    if any(prefix for prefix, _ in groups):
+        example = next(prefix + rests[0] for prefix, rests in groups if prefix)
+        lines.append(f"(a row's start and one of its ends make a move, e.g. {example})")
+    text = wrap("\n".join(lines), console.width)
+    if console.is_terminal and text.count("\n") > console.height - 3:
+        with console.pager():
+            console.print(escape(text), soft_wrap=True)
+    else:
+        console.print(escape(text), soft_wrap=True)
+
+
+def show_rules(console: Console, game: Game) -> None:
+    """The game's rules page, formatted to the console's width (paged in a terminal)."""
+    from rich.markdown import Markdown
+
+    page = Markdown(rules_text(game.id))
+    if console.is_terminal:
+        with console.pager(styles=True):
+            console.print(page, soft_wrap=False)
+    else:
+        console.print(page, soft_wrap=False)

@@ -19,7 +19,6 @@ from types import FrameType
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from ludoteca.ai import ALL_AGENT_SPECS, agent_from_spec
 from ludoteca.ai.specs import is_agent_spec
@@ -33,6 +32,7 @@ from ludoteca.cli.play import (
     Seat,
     Terminated,
 )
+from ludoteca.cli.text import say
 from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
@@ -149,7 +149,7 @@ def run_play(arguments: argparse.Namespace, console: Console, read_line: ReadLin
     players = ", ".join(
         f"{name}: {seat.spec}" for name, seat in zip(game.player_names, seats, strict=True)
     )
-    console.print(f"[bold]{escape(game.name)}[/bold] — {escape(players)}. Type help for commands.")
+    say(console, f"{game.name} — {players}. Type help for commands.", style="bold")
     with _sigterm_ends_the_session():
         status = session.run()
         if arguments.save and not session.save(arguments.save, force=True):
@@ -269,9 +269,10 @@ def _pick_unfinished(
 ) -> autosave.SavedGame | None:
     games = autosave.unfinished_games()
     if not games:
-        console.print(
+        say(
+            console,
             "No unfinished games to resume. Start one with: ludoteca play (games are "
-            "autosaved after every move)"
+            "autosaved after every move)",
         )
         return None
     if which:
@@ -281,9 +282,9 @@ def _pick_unfinished(
                 f"from 1 to {len(games)}, or no number to see them"
             )
         return games[int(which) - 1]
-    console.print("Unfinished games, the most recent first:")
+    say(console, "Unfinished games, the most recent first:")
     for number, saved in enumerate(games, start=1):
-        console.print(f"  {number}. {escape(saved.summary())}")
+        say(console, f"  {number}. {saved.summary()}")
     while True:
         try:
             answer = read_line("Continue which game? (number, Enter for 1, q to leave)> ")
@@ -297,7 +298,7 @@ def _pick_unfinished(
             return games[0]
         if answer.isdigit() and 1 <= int(answer) <= len(games):
             return games[int(answer) - 1]
-        console.print(f"[red]Please type a number from 1 to {len(games)}.[/red]")
+        say(console, f"Please type a number from 1 to {len(games)}.", style="red")
 
 
 @contextmanager

@@ -7,9 +7,11 @@ from rich.markup import escape
 
 from ludoteca.analysis.review_model import Review, ReviewedDecision
 from ludoteca.cli.play import ReadLine
+from ludoteca.cli.text import say
+from ludoteca.core.notation import NumberedPly, numbered_plies
 from ludoteca.core.records import GameRecord
 
-REPLAY_HELP = "Enter: next move · b: back · a number: go to that ply · q: quit"
+REPLAY_HELP = "Enter: next ply · b: back · a number: go to that ply · q: quit"
 
 
 def run_replay(
@@ -27,23 +29,25 @@ def run_replay(
     """
     game = record.game
     judged = {} if review is None else {d.ply: d for d in review.decisions}
+    plies = numbered_plies(record.states, record.moves)
     players = ", ".join(
         f"{name} = {player}" for name, player in zip(game.player_names, record.players, strict=True)
     )
-    console.print(f"[bold]{escape(game.name)}[/bold] · {escape(players)}")
-    console.print(f"Options: {escape(game.describe_options())}")
+    say(console, f"{game.name} · {players}", style="bold")
+    say(console, f"Options: {game.describe_options()}")
     outcome = record.outcome
     result = "unfinished" if outcome is None else outcome.reason
-    console.print(f"{len(record.moves)} moves · result: {escape(result)}")
+    moves = sum(1 for ply in plies if ply.number is not None)
+    say(console, f"{len(record.moves)} plies, {moves} of them moves · result: {result}")
     if review is not None:
-        console.print(f"Reviewed ({review.method}): each move shows its label.")
+        say(console, f"Reviewed ({review.method}): each move shows its label.")
     if all_at_once:
         for ply in range(len(record.states)):
-            _show(record, ply, console, judged)
+            _show(record, ply, console, judged, plies)
         return 0
-    console.print(REPLAY_HELP)
+    say(console, REPLAY_HELP)
     ply = 0
-    _show(record, ply, console, judged)
+    _show(record, ply, console, judged, plies)
     last = len(record.states) - 1
     while True:
         try:
@@ -55,28 +59,35 @@ def run_replay(
             return 0
         if line in ("", "n", "next"):
             if ply == last:
-                console.print("That was the last move. b goes back, q quits.")
+                say(console, "That was the last move. b goes back, q quits.")
                 continue
             ply += 1
         elif line in ("b", "back"):
             if ply == 0:
-                console.print("This is the start. Enter goes forward, q quits.")
+                say(console, "This is the start. Enter goes forward, q quits.")
                 continue
             ply -= 1
         elif line.isdigit() and int(line) <= last:
             ply = int(line)
         else:
-            console.print(
-                f"[red]Not understood: {escape(line)!s}. {REPLAY_HELP}; plies 0 to {last}.[/red]"
-            )
+            say(console, f"Not understood: {line}. {REPLAY_HELP}; plies 0 to {last}.", style="red")
             continue
-        _show(record, ply, console, judged)
+        _show(record, ply, console, judged, plies)
+
+
+def ply_heading(ply: NumberedPly) -> str:
+    """``"Ply 5 · 3. hand-W4 (5)"``: the ply (`ludoteca.core.notation`) and its move."""
+    return f"Ply {ply.ply} · {ply.label}"
 
 
 def _show(
-    record: GameRecord, ply: int, console: Console, judged: dict[int, ReviewedDecision]
+    record: GameRecord,
+    ply: int,
+    console: Console,
+    judged: dict[int, ReviewedDecision],
+    plies: list[NumberedPly],
 ) -> None:
-    heading = "Start" if ply == 0 else f"Ply {ply}: {record.moves[ply - 1]}"
+    heading = "Start" if ply == 0 else ply_heading(plies[ply - 1])
     decision = judged.get(ply - 1)
     if decision is not None:
         heading += f" · {decision.label}"

@@ -33,6 +33,7 @@ from ludoteca.analysis.review_charts import MARKS, check_plot_path, sparkline, w
 from ludoteca.analysis.review_model import LABELS, Review, ReviewError
 from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
+from ludoteca.core.notation import numbered_plies
 from ludoteca.core.records import GameRecord, write_atomically
 
 INTERRUPTED = 130
@@ -202,6 +203,7 @@ def run_review_command(arguments: argparse.Namespace, console: Console) -> int:
 def print_review(result: Review, record: GameRecord, console: Console) -> None:
     """The moves with their labels, the players' summaries and the chart."""
     names = record.game.player_names
+    plies = numbered_plies(record.states, record.moves)
     table = Table(title=f"{record.game.name}: {len(result.decisions)} decisions")
     for column in ("ply", "player", "move", "label", "chance", "loss", "better move"):
         table.add_column(column, justify="right" if column in ("ply", "chance", "loss") else "left")
@@ -214,9 +216,9 @@ def print_review(result: Review, record: GameRecord, console: Console) -> None:
         )
         label = f"[{style}]{decision.label}[/{style}]" if style else decision.label
         table.add_row(
-            str(decision.ply),
+            str(decision.ply + 1),  # plies count from 1 everywhere (ludoteca.core.notation)
             escape(names[decision.player]),
-            escape(decision.move) + (" (forced)" if decision.forced else ""),
+            escape(plies[decision.ply].label) + (" (forced)" if decision.forced else ""),
             label,
             f"{decision.chance_before:.0%} → {decision.chance_after:.0%}",
             f"{decision.loss:.1f}",

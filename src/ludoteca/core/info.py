@@ -135,19 +135,24 @@ class View:
         click_paths: ``click_paths(state) -> {move text: region ids}``, how clicks make moves.
         board_text: ``board_text(state, *, marked=frozenset()) -> str``, the terminal board;
             without it the terminal shows ``str(state)``.
+        chance_text: ``chance_text(state, move, *, short=False) -> str``, a chance outcome of
+            the chance node ``state`` in words (``"rolled 5"``, ``"White starts"``), or short
+            for beside a numbered move (``"5"``); see `ludoteca.core.notation.chance_text`.
     """
 
     drawing: Callable[[Any], Drawing] | None = None
     click_paths: Callable[[Any], Mapping[str, tuple[str, ...]]] | None = None
     board_text: Callable[..., str] | None = None
+    chance_text: Callable[..., str] | None = None
 
     @classmethod
     def of(cls, module: ModuleType) -> View:
-        """The view made of a module's ``drawing``, ``click_paths`` and ``board_text``."""
+        """The view made of a module's drawing, click paths, board text and chance text."""
         return cls(
             drawing=getattr(module, "drawing", None),
             click_paths=getattr(module, "click_paths", None),
             board_text=getattr(module, "board_text", None),
+            chance_text=getattr(module, "chance_text", None),
         )
 
 
@@ -210,6 +215,10 @@ class GameInfo:
         search_leaf: The compiled search leaf (see `SearchLeaf`), or ``None``: the MCTS then
             makes the same calls from Python. Needs ``evaluate``.
         learned: The game's learned player (see `LearnedPlayer`), or ``None``.
+        lessons: The game's course of lessons, a TOML file in its own package (see
+            `ludoteca.core.lessons`), or ``None``.
+        puzzles: The game's puzzle set, a JSON file in its own package (see
+            `ludoteca.analysis.puzzles`), or ``None``.
     """
 
     rollout_plies: int | None = None
@@ -225,6 +234,8 @@ class GameInfo:
     expert_playouts: ExpertPlayouts | None = None
     search_leaf: SearchLeaf | None = None
     learned: LearnedPlayer | None = None
+    lessons: Path | None = None
+    puzzles: Path | None = None
 
     @property
     def level_numbers(self) -> tuple[int, ...]:
@@ -291,6 +302,11 @@ def declaration_problems(info: object) -> list[str]:
     problems.extend(_view_problems(info.view))
     problems.extend(_style_problems("piece", info.piece_styles, PieceStyle))
     problems.extend(_style_problems("region", info.region_styles, RegionStyle))
+    for name in ("lessons", "puzzles"):
+        if getattr(info, name) is not None and not isinstance(getattr(info, name), Path):
+            problems.append(
+                f"{name} must be a pathlib.Path to its file; got {getattr(info, name)!r}"
+            )
     if not isinstance(info.rules, str):
         problems.append("rules must be Markdown text")
     return problems
@@ -351,7 +367,7 @@ def _view_problems(view: object) -> list[str]:
         return [f"view must be a ludoteca.core.View; got {type(view).__name__}"]
     problems = [
         f"view.{name} must be a function"
-        for name in ("drawing", "click_paths", "board_text")
+        for name in ("drawing", "click_paths", "board_text", "chance_text")
         if getattr(view, name) is not None and not callable(getattr(view, name))
     ]
     if view.click_paths is not None and view.drawing is None:

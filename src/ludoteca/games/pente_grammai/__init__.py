@@ -135,6 +135,8 @@ class PenteGrammaiGame(KernelGame):
         exact_values=exact_move_values,
         # A network trained by self-play (docs/ai.md); perfect play is level 5, so no level 6.
         learned=LearnedPlayer(weights=Path(__file__).with_name("network.npz"), iterations=400),
+        lessons=Path(__file__).with_name("lessons.toml"),
+        puzzles=Path(__file__).with_name("puzzles.json"),
         view=View.of(view),
         piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
     )

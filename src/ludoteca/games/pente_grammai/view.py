@@ -37,6 +37,7 @@ from ludoteca.games.pente_grammai import kernels as k
 from ludoteca.games.pente_grammai.state import POINT_NAMES, SIDE_NAMES, PenteGrammaiMove
 
 if TYPE_CHECKING:
+    from ludoteca.core.game import Move
     from ludoteca.games.pente_grammai.state import PenteGrammaiState
 
 CELL_WIDTH = 10  # five counters of each side fit on a sacred point
@@ -261,3 +262,11 @@ def click_paths(state: PenteGrammaiState) -> dict[str, tuple[str, ...]]:
             origin = move.origin
             paths[move.text] = () if origin is None else (origin,)
     return paths
+
+
+def chance_text(state: PenteGrammaiState, move: Move, *, short: bool = False) -> str:
+    """A roll or the draw of who starts in words: ``"rolled 5"`` (short ``"5"``)."""
+    text = move.text
+    if text.startswith("first-"):
+        return f"{SIDE_NAMES[int(text[len('first-') :])]} starts"
+    return text[1:] if short else f"rolled {text[1:]}"

@@ -118,6 +118,7 @@ class SaltNPepperGame(KernelGame):
         search_leaf=heuristics.search_leaf,
         # A network trained by self-play (docs/ai.md): about level 5's CPU time per move.
         learned=LearnedPlayer(weights=Path(__file__).with_name("network.npz"), iterations=6000),
+        lessons=Path(__file__).with_name("lessons.toml"),
         view=View.of(view),
         piece_styles=(
             PieceStyle("salt", "#fdfdfb"),

@@ -24,6 +24,7 @@ from ludoteca.games.salt_n_pepper.state import SIDE_NAMES, SaltNPepperMove
 from ludoteca.games.salt_n_pepper.text import is_dark, render_board, status_line
 
 if TYPE_CHECKING:
+    from ludoteca.core.game import Move
     from ludoteca.games.salt_n_pepper.state import SaltNPepperState
 
 MARGIN: Final = GRID_MARGIN
@@ -124,3 +125,9 @@ def click_paths(state: SaltNPepperState) -> dict[str, tuple[str, ...]]:
         else:
             paths[move.text] = (origin, HOME_IDS[side] if move.is_home else destination)
     return paths
+
+
+def chance_text(state: SaltNPepperState, move: Move, *, short: bool = False) -> str:
+    """The bag draw in words: ``"Salt starts"`` (after ``first-0``)."""
+    side = SIDE_NAMES[int(move.text.rpartition("-")[2])]
+    return f"{side} starts" if short else f"{side} starts (bag draw)"

@@ -40,6 +40,7 @@ Not implemented, deliberately: Ludii's reading (backward and chained jumps, no n
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import ClassVar
 
@@ -142,6 +143,7 @@ class SaltaGame(KernelGame):
             PieceStyle("green", "#2f8f46", text="#fff"),
             PieceStyle("red", "#c8322b", text="#fff"),
         ),
+        lessons=Path(__file__).with_name("lessons.toml"),
     )
 
     def __init__(self, **options: object) -> None:

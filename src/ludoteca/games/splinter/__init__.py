@@ -43,6 +43,7 @@ piece sets of the game.
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import ClassVar
 
@@ -113,6 +114,7 @@ class SplinterGame(KernelGame):
         ),
     )
     info: ClassVar[GameInfo] = GameInfo(
+        lessons=Path(__file__).with_name("lessons.toml"),
         rollout_plies=4,
         levels=levels_with(
             {5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000)}

@@ -33,6 +33,7 @@ from ludoteca.games.splinter.position import SIDE_NAMES
 from ludoteca.games.splinter.state import SplinterMove
 
 if TYPE_CHECKING:
+    from ludoteca.core.game import Move
     from ludoteca.games.splinter.state import SplinterState
 
 MARGIN: Final = GRID_MARGIN
@@ -134,3 +135,9 @@ def click_paths(state: SplinterState) -> dict[str, tuple[str, ...]]:
         target = int(game.nbr[origin_index, k.DIRECTION_NAMES.index(direction)])
         paths[move.text] = (origin, square_name(target, game.width))
     return paths
+
+
+def chance_text(state: SplinterState, move: Move, *, short: bool = False) -> str:
+    """The first-player draw in words: ``"Blue starts"`` (after ``first-0``)."""
+    side = SIDE_NAMES[int(move.text.rpartition("-")[2])]
+    return f"{side} starts" if short else f"{side} starts (drawn)"

@@ -47,6 +47,7 @@ stand on fixed squares, so every game with the same options starts the same).
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import ClassVar
 
@@ -112,6 +113,7 @@ class SteppinStonesGame(KernelGame):
         ),
     )
     info: ClassVar[GameInfo] = GameInfo(
+        lessons=Path(__file__).with_name("lessons.toml"),
         rollout_plies=10,
         # The planner; a random move breaks the jams a greedy plan walks into.
         levels=(

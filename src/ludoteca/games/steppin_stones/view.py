@@ -38,6 +38,7 @@ from ludoteca.games.steppin_stones.layout import SUIT_NAME, SUIT_NAMES, SUITS
 from ludoteca.games.steppin_stones.notation import cell_token, face_text, roll_example
 
 if TYPE_CHECKING:
+    from ludoteca.core.game import Move
     from ludoteca.games.steppin_stones.state import SteppinStonesState
 
 CELL_WIDTH = 6
@@ -426,3 +427,17 @@ def click_paths(state: SteppinStonesState) -> dict[str, tuple[str, ...]]:
         else:
             paths[move.text] = ()
     return paths
+
+
+_FACE_WORDS = {"*": "suit face", "0": "null"}
+
+
+def chance_text(state: SteppinStonesState, move: Move, *, short: bool = False) -> str:
+    """A roll in words, ``"rolled Suns 4, Moons null"`` (short: its notation, ``"S4 M0"``)."""
+    if short:
+        return move.text
+    faces = (
+        f"{SUIT_NAMES[SUITS.index(die[0])]} {_FACE_WORDS.get(die[1:], die[1:])}"
+        for die in move.text.split()
+    )
+    return "rolled " + ", ".join(faces)

@@ -1,0 +1,234 @@
+"""Puzzles: positions from real games where one move is clearly best, proved by a solved table.
+
+A puzzle is a decision (the die rolled, where the game has dice) met in the engine's self-play
+where the best move's winning chance exceeds every other legal move's by at least `MARGIN`
+(ten points), by the game's exact move values (`GameInfo.exact_values`). Only solved games get
+puzzles so far; a game without exact values is refused with the reason.
+
+Self-play: each side plays its exact best move, except that one move in four is drawn at random
+among the legal ones (so that the games visit the positions that mistakes lead to); dice are
+drawn with their probabilities. Everything is drawn from one generator seeded with ``seed``, so a
+set is the same for the same seed, count and version. A position (without the move count) gives
+one puzzle at most.
+
+A set is a JSON file: ``{"game", "options", "seed", "margin", "puzzles": [{"id", "position",
+"to_move", "solution", "chances": {move: chance}, "margin", "source"}]}``; a game ships its set in
+its own package and declares it as `GameInfo.puzzles`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from ludoteca.core.errors import LudotecaError
+from ludoteca.core.game import Game, State
+from ludoteca.core.outcome import CHANCE
+
+#: The least lead, in winning chance, of the best move over every other move.
+MARGIN: Final = 0.10
+#: Values of the solved tables are exact to about 1e-9: a puzzle's lead must clear the margin
+#: by more than that, so that no rounding can make it one.
+SLACK: Final = 1e-6
+#: The share of self-play moves drawn at random instead of the best move.
+RANDOM_SHARE: Final = 0.25
+
+
+class PuzzleError(LudotecaError):
+    """A game without exact values, or a puzzle file that is unreadable or wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """One puzzle.
+
+    Attributes:
+        id: ``<game>-<number>``.
+        position: The position text (a decision node).
+        to_move: The name of the player to move.
+        solution: The one clearly best move.
+        chances: Each legal move's exact winning chance for the mover (a draw counts half).
+        margin: The best move's lead over the second best, in winning chance.
+        source: Where it was met: the self-play game and ply.
+    """
+
+    id: str
+    position: str
+    to_move: str
+    solution: str
+    chances: Mapping[str, float]
+    margin: float
+    source: str
+
+
+def move_chances(state: State) -> dict[str, float]:
+    """Each legal move's exact winning chance for the player to move (a draw counts half).
+
+    Raises:
+        PuzzleError: The game has no exact values.
+    """
+    exact = state.game.info.exact_values
+    if exact is None:
+        raise PuzzleError(
+            f"{state.game.name} is not solved: puzzles are made only for games with exact "
+            "move values so far"
+        )
+    values = exact(state)
+    return {state.move_from_index(a).text: (v + 1.0) / 2.0 for a, v in values.items()}
+
+
+def clear_best(chances: Mapping[str, float]) -> tuple[str, float] | None:
+    """The best move and its lead when it leads every other by `MARGIN` (with `SLACK`)."""
+    if len(chances) < 2:
+        return None
+    ranked = sorted(chances.items(), key=lambda item: (-item[1], item[0]))
+    lead = ranked[0][1] - ranked[1][1]
+    return (ranked[0][0], lead) if lead >= MARGIN + SLACK else None
+
+
+def generate(
+    game: Game,
+    count: int,
+    seed: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    max_games: int = 100_000,
+) -> list[Puzzle]:
+    """``count`` puzzles from self-play, deterministic for ``seed``.
+
+    Args:
+        game: The game with its options.
+        count: How many puzzles.
+        seed: The seed of the self-play.
+        progress: Called with (puzzles found, games played) after each game.
+        max_games: Give up after this many games (a safety net).
+
+    Raises:
+        PuzzleError: The game has no exact values, or too few puzzles were found.
+    """
+    if game.info.exact_values is None:
+        raise PuzzleError(
+            f"{game.name} is not solved: puzzles are made only for games with exact move "
+            "values so far"
+        )
+    rng = random.Random(seed)
+    puzzles: list[Puzzle] = []
+    seen: set[str] = set()
+    games = 0
+    while len(puzzles) < count and games < max_games:
+        games += 1
+        state = game.initial_state()
+        ply = 0
+        while not state.is_over and len(puzzles) < count:
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+                state = state.apply(move)
+                ply += 1
+                continue
+            chances = move_chances(state)
+            found = clear_best(chances)
+            key = _without_move_count(state.to_text())
+            if found is not None and key not in seen:
+                seen.add(key)
+                assert state.to_move is not None
+                puzzles.append(
+                    Puzzle(
+                        id=f"{game.id}-{len(puzzles) + 1}",
+                        position=state.to_text(),
+                        to_move=game.player_names[state.to_move],
+                        solution=found[0],
+                        chances={m: round(c, 9) for m, c in sorted(chances.items())},
+                        margin=round(found[1], 9),
+                        source=f"self-play seed {seed}, game {games}, ply {ply}",
+                    )
+                )
+            if rng.random() < RANDOM_SHARE:
+                move_text = rng.choice([m.text for m in state.legal_moves()])
+            else:
+                move_text = max(chances, key=lambda m: (chances[m], m))
+            state = state.apply(move_text)
+            ply += 1
+        if progress is not None:
+            progress(len(puzzles), games)
+    if len(puzzles) < count:
+        raise PuzzleError(f"only {len(puzzles)} puzzles in {games} games; asked for {count}")
+    return puzzles
+
+
+def _without_move_count(text: str) -> str:
+    """Position text without its last field (the ply count), to tell positions apart."""
+    return text.rsplit(" ", 1)[0]
+
+
+def save(game: Game, seed: int, puzzles: list[Puzzle], path: Path) -> None:
+    """Write a puzzle set as JSON."""
+    data = {
+        "game": game.id,
+        "options": dict(game.options),
+        "seed": seed,
+        "margin": MARGIN,
+        "puzzles": [asdict(puzzle) for puzzle in puzzles],
+    }
+    try:
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise PuzzleError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def load(game: Game, path: Path) -> list[Puzzle]:
+    """Read a puzzle set written by `save` for ``game`` (its positions are parsed).
+
+    Raises:
+        PuzzleError: The file is unreadable or not a puzzle set of this game.
+    """
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        if data["game"] != game.id:
+            raise PuzzleError(f"{path} holds puzzles of {data['game']!r}, not {game.id!r}")
+        puzzles = [Puzzle(**entry) for entry in data["puzzles"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise PuzzleError(f"{path} is not a readable puzzle set: {error}") from None
+    for puzzle in puzzles:
+        try:
+            game.parse_state(puzzle.position)
+        except LudotecaError as error:
+            raise PuzzleError(f"puzzle {puzzle.id}: {error}") from None
+    return puzzles
+
+
+def check(game: Game, puzzle: Puzzle) -> list[str]:
+    """What is wrong with a puzzle by the exact values now (empty when it holds)."""
+    state = game.parse_state(puzzle.position)
+    chances = move_chances(state)
+    found = clear_best(chances)
+    problems = []
+    if found is None or found[0] != puzzle.solution:
+        problems.append(f"{puzzle.id}: {puzzle.solution} is not the clearly best move")
+    elif abs(found[1] - puzzle.margin) > SLACK:
+        problems.append(f"{puzzle.id}: the lead is {found[1]:.6f}, the file says {puzzle.margin}")
+    return problems
+
+
+def judge(game: Game, puzzle: Puzzle, move: str) -> tuple[bool, str]:
+    """Whether ``move`` solves the puzzle, and why: its chance against the best move's.
+
+    Raises:
+        LudotecaError: The move is not legal there (the engine's reason).
+    """
+    state = game.parse_state(puzzle.position)
+    text = state.parse_move(move).text
+    best = puzzle.chances[puzzle.solution]
+    played = puzzle.chances[text]
+    if text == puzzle.solution:
+        return True, (
+            f"{text} wins {best:.1%} of the time with best play; the next best move "
+            f"{best - puzzle.margin:.1%}."
+        )
+    return False, (
+        f"{text} wins {played:.1%} of the time with best play; {puzzle.solution} wins {best:.1%}."
+    )

@@ -1,0 +1,113 @@
+"""``ludoteca puzzles``: make a puzzle set from self-play, and solve puzzles in the terminal.
+
+- ``ludoteca puzzles generate GAME --count N --seed S --out FILE``: puzzles proved by the game's
+  solved table (`ludoteca.analysis.puzzles`), with progress on standard error.
+- ``ludoteca puzzles play GAME [--file FILE]``: the game's shipped set (``GameInfo.puzzles``)
+  or a file: each puzzle's board, your move, and why it is right or wrong (its exact winning
+  chance against the best move's). ``skip`` shows the solution and goes on, ``q`` quits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from ludoteca.analysis.puzzles import PuzzleError, generate, judge, load, save
+from ludoteca.cli.play import ReadLine
+from ludoteca.cli.screen import board_text
+from ludoteca.core.errors import LudotecaError
+from ludoteca.core.registry import make
+
+
+def add_puzzles_parser(commands: Any) -> None:
+    """Add ``ludoteca puzzles`` and its two subcommands."""
+    puzzles = commands.add_parser("puzzles", help="puzzles from real games: make a set, or solve")
+    actions = puzzles.add_subparsers(title="actions", required=True, metavar="ACTION")
+    making = actions.add_parser("generate", help="make a puzzle set by self-play")
+    making.add_argument("game", help="game id (a solved game: pente_grammai)")
+    making.add_argument("--count", type=int, default=100, help="how many puzzles (default 100)")
+    making.add_argument("--seed", type=int, default=1, help="seed of the self-play (default 1)")
+    making.add_argument(
+        "--out", type=Path, default=None, help="the JSON file (default: GAME-puzzles.json)"
+    )
+    making.set_defaults(handler=run_generate)
+    playing = actions.add_parser("play", help="solve puzzles in the terminal")
+    playing.add_argument("game", help="game id, e.g. pente_grammai")
+    playing.add_argument("--file", type=Path, default=None, help="a puzzle set (JSON)")
+    playing.add_argument("--start", type=int, default=1, help="the first puzzle's number")
+    playing.set_defaults(handler=run_play)
+
+
+def run_generate(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    """Make the set and write it; report its cost."""
+    if arguments.count < 1:
+        raise PuzzleError(f"--count must be at least 1; got {arguments.count}")
+    game = make(arguments.game)
+    errors = Console(stderr=True, highlight=False)
+    out: Path = arguments.out or Path(f"{game.id}-puzzles.json")
+    wall, cpu = time.perf_counter(), time.process_time()
+
+    def progress(found: int, games: int) -> None:
+        line = f"{found}/{arguments.count} puzzles · {games} games"
+        if errors.is_terminal:  # one line, rewritten
+            errors.print(f"\r{line}", end="")
+        else:
+            errors.print(line)
+
+    puzzles = generate(game, arguments.count, arguments.seed, progress=progress)
+    if errors.is_terminal:
+        errors.print()
+    save(game, arguments.seed, puzzles, out)
+    console.print(
+        f"{len(puzzles)} puzzles written to {escape(str(out))} "
+        f"({time.perf_counter() - wall:.1f} s, CPU {time.process_time() - cpu:.1f} s)"
+    )
+    return 0
+
+
+def run_play(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    """Pose each puzzle in turn; return 0."""
+    game = make(arguments.game)
+    path = arguments.file or game.info.puzzles
+    if path is None:
+        raise PuzzleError(f"{game.name} ships no puzzles; give a set with --file")
+    puzzles = load(game, Path(path))
+    if not 1 <= arguments.start <= len(puzzles):
+        raise PuzzleError(f"--start must be from 1 to {len(puzzles)}; got {arguments.start}")
+    console.print(f"[bold]{escape(game.name)} puzzles[/bold] · {len(puzzles)} in the set")
+    console.print("Find the clearly best move. skip: show the solution · q: quit")
+    solved = tried = 0
+    for number in range(arguments.start, len(puzzles) + 1):
+        puzzle = puzzles[number - 1]
+        console.print()
+        console.print(f"[bold]Puzzle {number}[/bold]: {escape(puzzle.to_move)} to move.")
+        console.print(board_text(game.parse_state(puzzle.position)))
+        while True:
+            try:
+                line = read_line("your move> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                line = "q"
+            if line.lower() in ("q", "quit"):
+                console.print(f"Solved {solved} of {tried}.")
+                return 0
+            if line.lower() == "skip":
+                console.print(f"The solution: {escape(puzzle.solution)}.")
+                break
+            try:
+                right, why = judge(game, puzzle, line)
+            except LudotecaError as error:
+                console.print(f"[red]{escape(str(error))}[/red]")
+                continue
+            tried += 1
+            solved += right
+            verdict = "[green]Right![/green]" if right else "[red]Not the best.[/red]"
+            console.print(f"{verdict} {escape(why)}")
+            break
+    console.print(f"Solved {solved} of {tried}.")
+    return 0
