@@ -34,6 +34,10 @@ from ludoteca.web.service import MAX_NAME, GameService
 from tests.web.server import running_server
 from tests.web.test_review import BUDGET, ONE_REVIEW_WORKER, finished_game
 
+#: Seconds a request may take: with no warm-up, the first use of a game compiles its kernels
+#: when numba's cache lacks them (a minute or more on a busy machine).
+FIRST_USE = 300
+
 #: Moves and take-backs made at most while waiting for a non-reading socket to be dropped; far
 #: more than it takes to fill the socket's buffers, which is what makes the server drop it.
 MAX_ROUNDS = 3000
@@ -80,7 +84,7 @@ def test_a_websocket_that_never_reads_keeps_a_bounded_mailbox_and_is_dropped(
     limits = ConnectionLimits(ws_ping_interval=600, ws_ping_timeout=600, ws_send_timeout=0.2)
     with (
         running_server(tmp_path / "g.sqlite3", app=app, limits=limits) as base,
-        httpx.Client(base_url=base) as http,
+        httpx.Client(base_url=base, timeout=FIRST_USE) as http,
     ):
         created = http.post("/api/games", json={"game": "salta", "seats": ["human", "human"]})
         game_id = created.json()["id"]
@@ -192,7 +196,7 @@ def test_a_request_head_over_the_limit_is_refused(tmp_path: Path) -> None:
             assert b"larger than 4 KiB" in answer
         finally:
             client.close()
-        with httpx.Client(base_url=base) as http:  # ordinary requests still pass
+        with httpx.Client(base_url=base, timeout=FIRST_USE) as http:  # ordinary requests still pass
             assert http.get("/api/session").status_code == 200
         # A body larger than the head's limit, arriving with the head, is no head.
         client = _connect(base)
@@ -372,6 +376,7 @@ def test_the_cookie_is_secure_when_a_trusted_proxy_says_https(tmp_path: Path) ->
             f"{base}/api/session/name",
             json={"name": "Ada"},
             headers={"X-Forwarded-Proto": "https"},
+            timeout=FIRST_USE,
         )
         plain = httpx.post(f"{base}/api/session/name", json={"name": "Ada"})
     assert "secure" in over_https.headers["set-cookie"].lower()
@@ -397,7 +402,9 @@ def test_a_websocket_from_another_sites_page_is_refused(tmp_path: Path) -> None:
     settings = ServerSettings(game_rate=0, warm_up=False, public_url="https://games.example")
     app = create_app(tmp_path / "g.sqlite3", settings=settings)
     with running_server(tmp_path / "g.sqlite3", app=app) as base:
-        game_id = httpx.post(f"{base}/api/games", json={"game": "salta"}).json()["id"]
+        game_id = httpx.post(f"{base}/api/games", json={"game": "salta"}, timeout=FIRST_USE).json()[
+            "id"
+        ]
         address = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
         for origin in (None, base, "https://games.example"):  # no browser, the site's own pages
             with connect(address, origin=origin) as socket_:  # type: ignore[arg-type]
