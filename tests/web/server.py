@@ -15,8 +15,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
+from fastapi import FastAPI
 
 from ludoteca.web.app import ServerSettings, create_app
+from ludoteca.web.connections import ConnectionLimits, uvicorn_config
 from ludoteca.web.searches import DEFAULT_LANES
 
 CHROMIUM = "/usr/bin/chromium"
@@ -56,19 +58,23 @@ def running_server(
     port: int | None = None,
     seed: int = 7,
     settings: ServerSettings | None = None,
+    limits: ConnectionLimits | None = None,
+    app: FastAPI | None = None,
 ) -> Iterator[str]:
     """Serve a fresh app on ``db`` (a path or a URL); yield its base URL; stop it after.
 
     Several may run at once on one database, like the processes of ``serve --workers``.
+    The connections keep ``limits`` as under ``ludoteca serve``; ``app``: serve this app
+    (made by the caller, who may then look inside it) instead of a fresh one.
     """
     port = port or free_port()
     settings = settings or TEST_SETTINGS
-    config = uvicorn.Config(
-        create_app(db, seed=seed, settings=settings),
+    config = uvicorn_config(
+        app if app is not None else create_app(db, seed=seed, settings=settings),
+        limits,
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws="websockets-sansio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

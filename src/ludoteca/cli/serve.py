@@ -13,25 +13,30 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import shutil
 import socket
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from rich.console import Console
 from rich.markup import escape
 
 from ludoteca.core.errors import LudotecaError
 
+if TYPE_CHECKING:
+    from ludoteca.web.connections import ConnectionLimits
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 MAX_WORKERS = 64
 #: Seconds uvicorn waits for requests in progress when stopping (a hint's search is abandoned).
 GRACEFUL_SECONDS = 1
-#: Idle keep-alive connections are kept this long (clients reuse them between moves).
-KEEP_ALIVE_SECONDS = 30
+#: The largest value of the timeout options, in seconds.
+MAX_TIMEOUT = 3600
 
 
 class ServeError(LudotecaError):
@@ -77,6 +82,42 @@ def add_serve_parser(commands: Any) -> None:
         help="hints one client may ask for per minute (default 30; 0: no limit)",
     )
     serve.add_argument(
+        "--request-timeout",
+        default="20",
+        metavar="S",
+        help="seconds a connection may take to send a whole request, and the longest an idle "
+        "connection is kept (default 20)",
+    )
+    serve.add_argument(
+        "--max-header-size",
+        default="16",
+        metavar="KIB",
+        help="the largest request head (request line and headers) in KiB (default 16)",
+    )
+    serve.add_argument(
+        "--ws-timeout",
+        default="20",
+        metavar="S",
+        help="seconds between pings on a live-update socket, and how long its client may leave "
+        "a ping unanswered or stop reading before it is dropped (default 20)",
+    )
+    serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players reach the site at (https://games.example.org): invitation "
+        "links use it, live updates accept its pages, HTTPS makes cookies Secure (default: "
+        "links follow each request's Host header)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated addresses of the reverse proxies trusted to say the client's "
+        "address and scheme (X-Forwarded-For, X-Forwarded-Proto); '*' trusts all (default "
+        "127.0.0.1,::1, or $FORWARDED_ALLOW_IPS)",
+    )
+    serve.add_argument(
         "--access-log",
         action="store_true",
         help="log every request (seat tokens in addresses are hidden)",
@@ -89,6 +130,58 @@ def _whole_number(text: str, name: str, maximum: int) -> int:
     if not value.isdigit() or int(value) > maximum:
         raise ServeError(f"{name} must be a whole number from 0 to {maximum}; got {text!r}")
     return int(value)
+
+
+def _seconds(text: str, name: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not 0.1 <= value <= MAX_TIMEOUT:  # also refuses nan and inf
+        raise ServeError(
+            f"{name} must be a number of seconds from 0.1 to {MAX_TIMEOUT}; got {text!r}"
+        )
+    return value
+
+
+def connection_limits(arguments: argparse.Namespace) -> ConnectionLimits:
+    """Read ``--request-timeout``, ``--max-header-size`` and ``--ws-timeout``.
+
+    Raises:
+        ServeError: A value out of its range (the message says which).
+    """
+    from ludoteca.web.connections import ConnectionLimits
+
+    request = _seconds(arguments.request_timeout, "--request-timeout")
+    head_kib = _whole_number(arguments.max_header_size, "--max-header-size", 1024)
+    if head_kib < 1:
+        raise ServeError("--max-header-size must be a whole number from 1 to 1024; got 0")
+    ws = _seconds(arguments.ws_timeout, "--ws-timeout")
+    return ConnectionLimits(
+        request_timeout=request,
+        keep_alive=request,
+        max_head_bytes=head_kib * 1024,
+        ws_ping_interval=ws,
+        ws_ping_timeout=ws,
+        ws_send_timeout=ws,
+    )
+
+
+def parse_public_url(text: str | None) -> str | None:
+    """Read ``--public-url``: an ``http://`` or ``https://`` address with a host and no query.
+
+    Raises:
+        ServeError: Anything else (the message says what is accepted).
+    """
+    if text is None:
+        return None
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ServeError(
+            "--public-url must be an address like https://games.example.org (http or https, "
+            f"a host, optionally a port and path); got {text!r}"
+        )
+    return text.strip().rstrip("/")
 
 
 def parse_port(text: str) -> int:
@@ -140,6 +233,8 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
         raise ServeError(f"--workers must be a whole number from 1 to {MAX_WORKERS}; got 0")
     game_rate = _whole_number(arguments.game_rate, "--game-rate", 100_000)
     hint_rate = _whole_number(arguments.hint_rate, "--hint-rate", 100_000)
+    limits = connection_limits(arguments)
+    public_url = parse_public_url(arguments.public_url)
     db = arguments.db if arguments.db is not None else str(default_db_path())
     try:  # opens and upgrades the database once, before any worker starts
         store = GameStore(db)
@@ -170,32 +265,42 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     os.environ[web_app.ENV_GAME_RATE] = str(game_rate)
     os.environ[web_app.ENV_HINT_RATE] = str(hint_rate)
     os.environ[web_app.ENV_PREPARATION] = str(status_dir)
+    if public_url is not None:
+        os.environ[web_app.ENV_PUBLIC_URL] = public_url
     try:
         report.start()
         preparation.start()
-        _run(arguments, listener, workers)
+        _run(arguments, listener, workers, limits)
     finally:
         preparation.close()
         report.stop()
         shutil.rmtree(status_dir, ignore_errors=True)
         del os.environ[web_app.ENV_PREPARATION]
+        os.environ.pop(web_app.ENV_PUBLIC_URL, None)
     console.print("Ludoteca has stopped; your games are saved.")
     return 0
 
 
-def _run(arguments: argparse.Namespace, listener: socket.socket, workers: int) -> None:
+def _run(
+    arguments: argparse.Namespace,
+    listener: socket.socket,
+    workers: int,
+    limits: ConnectionLimits,
+) -> None:
     """Run uvicorn on ``listener`` until interrupted (the app's settings are in the environment)."""
     import uvicorn
 
-    config = uvicorn.Config(
+    from ludoteca.web.connections import uvicorn_config
+
+    config = uvicorn_config(
         "ludoteca.web.app:create_app_from_environment",
+        limits,
         factory=True,
         workers=workers,
         log_level="info" if arguments.access_log else "warning",
         access_log=arguments.access_log,
-        ws="websockets-sansio",
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        forwarded_allow_ips=arguments.forwarded_allow_ips,
     )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then passes it on
         if workers > 1:

@@ -16,15 +16,22 @@ from asyncio import FIRST_COMPLETED
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
 from ludoteca.web.errors import RateLimitedError, http_error
-from ludoteca.web.guards import RateLimiter, session_of, session_or_new
+from ludoteca.web.guards import (
+    RateLimiter,
+    link,
+    origin_allowed,
+    session_of,
+    session_or_new,
+)
 from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import PER_PAGE, GameService, challenge_dict
+from ludoteca.web.service import MAX_NAME, PER_PAGE, GameService, challenge_dict, clean_name
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -43,7 +50,13 @@ CLOCK_FIELD = Field(
     '{"per_move": 86400} (correspondence); null for none. Computer seats have no clock.',
     examples=[{"initial": 600, "increment": 5}],
 )
-NameInput = Annotated[str, Field(max_length=200)]
+NameInput = Annotated[str, Field(max_length=MAX_NAME)]
+#: What a game or challenge id looks like (`ludoteca.web.live.new_game_id`; the fast path's too).
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+GameId = Annotated[
+    str, PathParam(pattern=ID_PATTERN, description="The game's id.", examples=["Xk3_q9Za"])
+]
+ChallengeId = Annotated[str, PathParam(pattern=ID_PATTERN, description="The challenge's id.")]
 MAX_MOVE_TEXT = 200
 MAX_TOKEN_TEXT = 200
 
@@ -78,7 +91,7 @@ class NewGameRequest(BaseModel):
         "the computer (in a game between people a hint would be cheating).",
     )
     clock: ClockInput = CLOCK_FIELD
-    names: list[Annotated[str, Field(max_length=200)] | None] | None = Field(
+    names: list[NameInput | None] | None = Field(
         default=None,
         max_length=8,
         description="Display names of the seats played by people (at most 24 characters "
@@ -185,7 +198,7 @@ def service_of(request: Request | WebSocket) -> GameService:
 
 
 def _page_url(request: Request, game_id: str, tokens: list[str]) -> str:
-    url = str(request.url_for("board_page", game_id=game_id))
+    url = link(request, "board_page", game_id=game_id)
     return f"{url}?token={'.'.join(tokens)}" if tokens else url
 
 
@@ -304,7 +317,7 @@ def _num_players(game_id: str) -> int:
     response_class=Response,
     responses={200: {"content": {"application/json": {}}}},
 )
-async def get_game(game_id: str, request: Request) -> Response:
+async def get_game(game_id: GameId, request: Request) -> Response:
     """The game's options, position text, player to move, legal moves, moves and outcome."""
     service = service_of(request)
     return json_reply(with_now(service.snapshot(await service.current(game_id)).game))
@@ -317,7 +330,7 @@ async def get_game(game_id: str, request: Request) -> Response:
     responses={200: {"content": {"application/json": {}}}},
 )
 async def get_board(
-    game_id: str,
+    game_id: GameId,
     request: Request,
     at: Annotated[
         int | None, Query(ge=0, le=10**9, description="Show the position after this many moves.")
@@ -338,7 +351,7 @@ async def get_board(
     responses=CHANGE_ANSWER,
 )
 async def play_move(
-    game_id: str, body: MoveRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: MoveRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Play a move for the seat whose token is given; answers the game's new state."""
     service = service_of(request)
@@ -353,7 +366,7 @@ async def play_move(
     responses=CHANGE_ANSWER,
 )
 async def undo(
-    game_id: str, body: TokenRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: TokenRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Take back your last move and the computer's reply (not against an invited player)."""
     service = service_of(request)
@@ -364,7 +377,7 @@ async def undo(
     "/games/{game_id}/resign", summary="Resign", response_class=Response, responses=CHANGE_ANSWER
 )
 async def resign(
-    game_id: str, body: TokenRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: TokenRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Your seat resigns and the game is over."""
     service = service_of(request)
@@ -372,7 +385,7 @@ async def resign(
 
 
 @router.post("/games/{game_id}/hint", summary="The computer's suggestion")
-async def hint(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+async def hint(game_id: GameId, body: TokenRequest, request: Request) -> dict[str, Any]:
     """The strongest level's move for you (you must be to move), and its chance of winning.
 
     Hints are offered in games against the computer, and in games created with ``hints``
@@ -384,7 +397,7 @@ async def hint(game_id: str, body: TokenRequest, request: Request) -> dict[str, 
 
 @router.get("/games/{game_id}/hint", summary="The computer's suggestion (token in the query)")
 async def hint_by_query(
-    game_id: str,
+    game_id: GameId,
     request: Request,
     token: Annotated[str, Query(max_length=MAX_TOKEN_TEXT, description="Your seat's token.")],
 ) -> dict[str, Any]:
@@ -399,7 +412,7 @@ async def hint_by_query(
     response_class=Response,
     responses={200: {"content": {"application/json": {}}}},
 )
-async def download(game_id: str, request: Request) -> Response:
+async def download(game_id: GameId, request: Request) -> Response:
     """The game as a Ludoteca saved game (JSON; ``ludoteca play --load`` continues it)."""
     live = await service_of(request).current(game_id)
     return Response(
@@ -410,7 +423,7 @@ async def download(game_id: str, request: Request) -> Response:
 
 
 @router.get("/games/{game_id}/clock", summary="The clocks now")
-async def clock(game_id: str, request: Request) -> dict[str, Any]:
+async def clock(game_id: GameId, request: Request) -> dict[str, Any]:
     """Each seat's seconds left now (``left``), whose clock runs, and when it would flag.
 
     A game without a clock answers ``{"clock": null}``. A clock that has run out is noticed
@@ -427,7 +440,7 @@ async def clock(game_id: str, request: Request) -> dict[str, Any]:
     responses=CHANGE_ANSWER,
 )
 async def draw(
-    game_id: str, body: DrawRequest, request: Request, with_board: WithBoard = False
+    game_id: GameId, body: DrawRequest, request: Request, with_board: WithBoard = False
 ) -> Response:
     """Offer a draw, or accept or decline the other player's offer.
 
@@ -440,16 +453,19 @@ async def draw(
 
 
 @router.post("/games/{game_id}/rematch", summary="Offer or accept a rematch")
-async def rematch(game_id: str, body: TokenRequest, request: Request) -> dict[str, Any]:
+async def rematch(game_id: GameId, body: TokenRequest, request: Request) -> dict[str, Any]:
     """After the game, offer a rematch (the same game and clock, seats swapped), or accept one.
 
     The first player asking offers it; when the other asks too, it is created. The answer has
     ``rematch`` (the new game's id, or null while offered) and, once created, your ``seat`` and
-    ``token`` there.
+    ``token`` there. Creating it counts against this client's limit of new games (429).
     """
-    answer = await service_of(request).rematch(game_id, body.token)
+    limiter = request.app.state.game_limiter
+    answer = await service_of(request).rematch(
+        game_id, body.token, before_create=lambda: check_rate(request, limiter, "new games")
+    )
     if answer.get("rematch") is not None:
-        answer["url"] = str(request.url_for("board_page", game_id=answer["rematch"]))
+        answer["url"] = link(request, "board_page", game_id=answer["rematch"])
     return answer
 
 
@@ -468,7 +484,7 @@ REVIEW_ANSWER: dict[int | str, dict[str, Any]] = {
     summary="Review a finished game",
     responses=REVIEW_ANSWER,
 )
-async def start_review(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+async def start_review(game_id: GameId, request: Request, response: Response) -> dict[str, Any]:
     """Start the review of a finished game in the background; answers its progress (202).
 
     Anyone may ask. One review per game runs at a time: asking again while it runs answers
@@ -484,7 +500,7 @@ async def start_review(game_id: str, request: Request, response: Response) -> di
 
 
 @router.get("/games/{game_id}/review", summary="A game's review or its progress")
-async def get_review(game_id: str, request: Request) -> dict[str, Any]:
+async def get_review(game_id: GameId, request: Request) -> dict[str, Any]:
     """The review, or how far it is.
 
     ``status`` is none, running (``done`` of ``total`` positions), interrupted, failed (with
@@ -534,7 +550,7 @@ async def post_challenge(
 
 
 @router.get("/challenges/{challenge_id}", summary="A challenge")
-async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+async def get_challenge(challenge_id: ChallengeId, request: Request) -> dict[str, Any]:
     """A challenge: open, accepted (with its ``game_id``) or withdrawn."""
     challenge = await service_of(request).challenge(challenge_id)
     return challenge_dict(challenge, session_of(request))
@@ -542,7 +558,7 @@ async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge")
 async def accept_challenge(
-    challenge_id: str, body: AcceptRequest, request: Request, response: Response
+    challenge_id: ChallengeId, body: AcceptRequest, request: Request, response: Response
 ) -> dict[str, Any]:
     """Take the other seat of an open challenge; the game starts.
 
@@ -564,7 +580,7 @@ async def accept_challenge(
 
 @router.post("/challenges/{challenge_id}/withdraw", summary="Withdraw your challenge")
 async def withdraw_challenge(
-    challenge_id: str, body: WithdrawRequest, request: Request
+    challenge_id: ChallengeId, body: WithdrawRequest, request: Request
 ) -> dict[str, Any]:
     """Withdraw an open challenge, with the ``secret`` its posting answered."""
     service = service_of(request)
@@ -583,10 +599,12 @@ async def set_name(body: NameRequest, request: Request, response: Response) -> d
     """Keep a display name with this browser's session.
 
     At most 24 characters; spaces are trimmed; control characters are refused. It names the
-    seats this browser takes from now on.
+    seats this browser takes from now on. As many a minute as new games (429 beyond).
     """
+    check_rate(request, request.app.state.name_limiter, "name changes")
+    name = clean_name(body.name)  # a bad name makes no session
     session = session_or_new(request, response)
-    return {"name": await service_of(request).set_name(session, body.name)}
+    return {"name": await service_of(request).set_name(session, name)}
 
 
 websocket_router = APIRouter()
@@ -596,39 +614,33 @@ websocket_router = APIRouter()
 async def game_updates(websocket: WebSocket, game_id: str) -> None:
     """Send the game's state at once and after every change, until the client leaves."""
     service = service_of(websocket)
+    if not origin_allowed(websocket):  # another site's page must not watch through a browser
+        await websocket.close(code=4403, reason="this socket is for the site's own pages")
+        return
     try:
         live = await service.current(game_id)
     except LudotecaError as error:
         await websocket.close(code=4404, reason=str(error)[:120])
         return
     await websocket.accept()
-    queue = service.subscribe(game_id)
+    mailbox = service.subscribe(game_id)
     listener = asyncio.create_task(_until_closed(websocket))
     try:
         await websocket.send_text(with_now(service.message(live)))
         while True:
-            update = asyncio.create_task(queue.get())
+            # A slow reader gets the newest message of each type (state, review), not a backlog.
+            update = asyncio.create_task(mailbox.take())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
             if listener in done:
                 update.cancel()
                 break
-            # A slow reader gets the newest message of each type (state, review), not a backlog.
-            newest = {_message_type(update.result()): update.result()}
-            while not queue.empty():
-                message = queue.get_nowait()
-                newest[_message_type(message)] = message
-            for message in newest.values():
+            for message in update.result():
                 await websocket.send_text(with_now(message))
-    except (WebSocketDisconnect, RuntimeError):
-        pass  # the client went away while we were sending
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the client went away (or was dropped for not reading) while we were sending
     finally:
         listener.cancel()
-        service.unsubscribe(game_id, queue)
-
-
-def _message_type(message: str) -> str:
-    """The ``type`` of a pushed message (each starts ``{"type":"...",``)."""
-    return message[: message.find(",")]
+        service.unsubscribe(game_id, mailbox)
 
 
 async def _until_closed(websocket: WebSocket) -> None:

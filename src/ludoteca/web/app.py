@@ -67,6 +67,7 @@ ENV_DB = "LUDOTECA_DB"
 ENV_GAME_RATE = "LUDOTECA_GAME_RATE"
 ENV_HINT_RATE = "LUDOTECA_HINT_RATE"
 ENV_PREPARATION = "LUDOTECA_PREPARATION_DIR"
+ENV_PUBLIC_URL = "LUDOTECA_PUBLIC_URL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,8 @@ class ServerSettings:
     """How one server process runs.
 
     Attributes:
-        game_rate: New games a client may create per minute (0: no limit).
+        game_rate: New games a client may create per minute (0: no limit); also how many
+            display names it may set.
         hint_rate: Hints a client may ask for per minute (0: no limit).
         search_time_limit: Hard limit on one computer search, in seconds.
         lanes: The search pool's lanes (`ludoteca.web.searches`).
@@ -96,6 +98,9 @@ class ServerSettings:
             review's default; `ludoteca.analysis.review`).
         review_stale_seconds: How long a running review's heartbeat may be silent before the
             review counts as abandoned and may be started again.
+        public_url: The site's public address (``https://games.example.org``): invitation
+            links are built on it, WebSockets from its pages are accepted and cookies are
+            ``Secure`` if it is HTTPS. ``None``: links follow each request's ``Host``.
     """
 
     game_rate: float = 30.0
@@ -111,6 +116,7 @@ class ServerSettings:
     tune_interpreter: bool = False
     review_budget: Any = None
     review_stale_seconds: float = DEFAULT_STALE_SECONDS
+    public_url: str | None = None
 
 
 def create_app(
@@ -187,8 +193,12 @@ def create_app(
     )
     app.state.service = service
     app.state.db_path = store.shown
+    app.state.public_url = settings.public_url.rstrip("/") if settings.public_url else None
     app.state.game_limiter = RateLimiter(settings.game_rate, burst=10)
     app.state.hint_limiter = RateLimiter(settings.hint_rate, burst=5)
+    # Each new browser's name is a database row: as many a minute as new games, in a bucket
+    # of their own.
+    app.state.name_limiter = RateLimiter(settings.game_rate, burst=10)
     app.include_router(api.router)
     app.include_router(api.websocket_router)
     app.include_router(pages.router)
@@ -292,6 +302,7 @@ def create_app_from_environment() -> FastAPI:
         serve_while_preparing=True,
         preparation_dir=Path(preparation) if preparation else None,
         start_workers=True,
+        public_url=os.environ.get(ENV_PUBLIC_URL) or None,
         tune_interpreter=True,
     )
     return create_app(os.environ.get(ENV_DB) or None, settings=settings)
@@ -347,9 +358,15 @@ def validation_message(errors: Sequence[Any]) -> str:
     return "bad request: " + "; ".join(parts) if parts else "bad request"
 
 
+#: What FastAPI says of a body it cannot parse (bad JSON, or JSON nested too deeply).
+BODY_PARSE_ERROR = "There was an error parsing the body"
+
+
 async def _http_exception(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     message = str(error.detail)
+    if error.status_code == 400 and message == BODY_PARSE_ERROR:
+        message = "the request body is not valid JSON, or is nested too deeply to read"
     if error.status_code == 404:
         message = f"there is no page {request.url.path!r}"
     headers = dict(error.headers or {})

@@ -43,7 +43,7 @@ def _well_formed(body: bytes) -> tuple[str, str, int | None] | None:
     """The move, token and ply of a request body the API accepts as it is, else ``None``."""
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deeply: the API answers it (400)
         return None
     if not isinstance(data, dict) or not {"move", "token"} <= data.keys() <= {
         "move",

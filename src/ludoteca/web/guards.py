@@ -23,6 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from itsdangerous import BadSignature, Signer
 from starlette.requests import HTTPConnection
@@ -259,8 +260,15 @@ class Sessions:
             return None
 
 
-def set_session_cookie(response: Response, sessions: Sessions, session: str) -> None:
-    """Give the browser its signed session cookie (HttpOnly, SameSite=Lax, a year)."""
+def set_session_cookie(
+    connection: HTTPConnection, response: Response, sessions: Sessions, session: str
+) -> None:
+    """Give the browser its signed session cookie (HttpOnly, SameSite=Lax, a year).
+
+    The cookie is ``Secure`` when the request came over HTTPS (directly, or through a proxy
+    the server trusts to say so: uvicorn's ``forwarded_allow_ips``) or the site's public
+    address is ``https://``.
+    """
     response.set_cookie(
         SESSION_COOKIE,
         sessions.sign(session),
@@ -268,7 +276,45 @@ def set_session_cookie(response: Response, sessions: Sessions, session: str) -> 
         httponly=True,
         samesite="lax",
         path="/",
+        secure=connection.url.scheme in ("https", "wss")
+        or (public_url_of(connection) or "").startswith("https://"),
     )
+
+
+def public_url_of(connection: HTTPConnection) -> str | None:
+    """The site's configured public address (``https://games.example.org``), if any."""
+    url = getattr(connection.app.state, "public_url", None)
+    return url if isinstance(url, str) else None
+
+
+def link(connection: HTTPConnection, route: str, **params: str) -> str:
+    """The absolute address of a route, on the configured public address if there is one.
+
+    Without one it is built from the request (its ``Host`` header), as for a server used on
+    one machine.
+    """
+    url = connection.url_for(route, **params)
+    base = public_url_of(connection)
+    return f"{base}{url.path}" if base else str(url)
+
+
+def origin_allowed(connection: HTTPConnection) -> bool:
+    """Whether a request's ``Origin`` (if it sent one) is this site.
+
+    This site is its public address, or the address the request itself was made to. Browsers
+    always send an ``Origin`` on WebSockets; other clients may send none.
+    """
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: nothing to protect it from
+    host = connection.headers.get("host", "")
+    secure = connection.url.scheme in ("https", "wss")
+    own = {f"{'https' if secure else 'http'}://{host}".lower()}
+    public = public_url_of(connection)
+    if public:
+        parts = urlsplit(public)
+        own.add(f"{parts.scheme}://{parts.netloc}".lower())
+    return origin.lower() in own
 
 
 def session_of(connection: HTTPConnection) -> str | None:
@@ -283,5 +329,5 @@ def session_or_new(connection: HTTPConnection, response: Response) -> str:
     if session is None:
         sessions: Sessions = connection.app.state.sessions
         session = sessions.new_id()
-        set_session_cookie(response, sessions, session)
+        set_session_cookie(connection, response, sessions, session)
     return session

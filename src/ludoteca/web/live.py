@@ -365,10 +365,7 @@ class LiveGame:
             "draw_offer": self.draw_offer,
             "rematch_offer": self.rematch_offer,
             "rematch": self.rematch_id,
-            "undo_allowed": not self.has_invited_player
-            and self.resigned is None
-            and self.timed_out is None
-            and self.agreed is None,
+            "undo_allowed": not self.has_invited_player and result is None,
             "hints": self.hints,
             "version": self.version,
             "computer_to_move": self.computer_to_move,

@@ -20,7 +20,13 @@ from fastapi.templating import Jinja2Templates
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.catalogue import entries, entry, rules_html
 from ludoteca.web.errors import http_error
-from ludoteca.web.guards import SESSION_COOKIE, Sessions, session_of, set_session_cookie
+from ludoteca.web.guards import (
+    SESSION_COOKIE,
+    Sessions,
+    link,
+    session_of,
+    set_session_cookie,
+)
 from ludoteca.web.live import HUMAN, LiveGame
 from ludoteca.web.service import GameService
 
@@ -85,7 +91,7 @@ async def board_page(
     else:
         response = await _board(request, live, session)
     if fresh and session is not None:
-        set_session_cookie(response, sessions, session)
+        set_session_cookie(request, response, sessions, session)
     if legacy:
         response.delete_cookie(legacy_cookie, path="/")
     return response
@@ -125,7 +131,7 @@ def _invites(request: Request, live: LiveGame, seats: dict[int, str]) -> list[di
     """
     if not any(live.seats[seat].kind == HUMAN for seat in seats):
         return []
-    base = str(request.url_for("board_page", game_id=live.id))
+    base = link(request, "board_page", game_id=live.id)
     return [
         {"player": live.game.player_names[s.seat], "link": f"{base}?token={s.token}"}
         for s in live.seats

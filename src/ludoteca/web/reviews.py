@@ -82,6 +82,9 @@ class Reviews:
         self.stale_seconds = stale_seconds
         self._owner = secrets.token_hex(8)  # this process, in the database's claims
         self._running: dict[str, asyncio.Task[None]] = {}
+        #: Games whose review this process is starting: they hold a place among `MAX_RUNNING`
+        #: from the check until they run (or fail to start).
+        self._starting: set[str] = set()
 
     # -- asking ------------------------------------------------------------------------------
 
@@ -111,14 +114,29 @@ class Reviews:
         if status == "running":
             assert row is not None
             return 202, self.answer(row, live)
-        if len(self._running) >= MAX_RUNNING:
+        busy = self._running.keys() | self._starting
+        if game_id not in busy and len(busy) >= MAX_RUNNING:
             raise BusyError(
-                f"the server is reviewing {len(self._running)} games already; try again in a "
-                "minute",
+                f"the server is reviewing {len(busy)} games already (at most {MAX_RUNNING} at "
+                "once); try again in a minute",
                 retry_after=30,
             )
+        # The place is taken before the first wait, so that requests arriving meanwhile count it.
+        self._starting.add(game_id)
+        try:
+            await self._claim(live)
+        finally:
+            self._starting.discard(game_id)
+        row = await service.read(service.store.load_review, game_id)
+        assert row is not None
+        return 202, self.answer(row, live)
+
+    async def _claim(self, live: LiveGame) -> None:
+        """Claim the game's review in the database and run it here, unless another has."""
         from ludoteca.analysis.review import review_tasks
 
+        service = self._service
+        game_id = live.id
         record = live.record()
         try:
             tasks = await asyncio.to_thread(
@@ -140,9 +158,6 @@ class Reviews:
             self._running[game_id] = asyncio.get_running_loop().create_task(
                 self._run(live, record, tasks)
             )
-        row = await service.read(service.store.load_review, game_id)
-        assert row is not None
-        return 202, self.answer(row, live)
 
     async def get(self, game_id: str) -> dict[str, Any]:
         """The game's review, its progress, or ``{"status": "none"}``.

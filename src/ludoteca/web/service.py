@@ -59,6 +59,7 @@ from ludoteca.web.live import (
     new_token,
     to_json,
 )
+from ludoteca.web.mailbox import Mailbox
 from ludoteca.web.readiness import Readiness
 from ludoteca.web.reviews import DEFAULT_STALE_SECONDS, Reviews
 from ludoteca.web.searches import (
@@ -134,7 +135,7 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._refreshing: set[str] = set()
-        self._subscribers: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._subscribers: dict[str, set[Mailbox]] = defaultdict(set)
         # SQLite has one writer at a time: one writing thread queues them without lock waits.
         self._writer = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 4, thread_name_prefix="ludoteca-db-write"
@@ -467,15 +468,21 @@ class GameService:
 
         Raises:
             ForbiddenError: A bad token.
-            ConflictError: Undo is not allowed in this game, or there is nothing to undo.
+            ConflictError: Undo is not allowed in this game (an invited player, or the game is
+                over: by the rules, a resignation, a time out or an agreed draw), or there is
+                nothing to undo.
         """
 
         async def attempt(live: LiveGame) -> None:
             self._seat(live, token)
             if live.has_invited_player:
                 raise ConflictError("undo is not allowed in a game against an invited player")
-            if live.resigned is not None:
-                raise ConflictError("the game was resigned; a resignation cannot be undone")
+            result = live.result
+            if result is not None:
+                raise ConflictError(
+                    f"the game is over ({result.reason}); the moves of a finished game "
+                    "cannot be taken back"
+                )
             keep = next(
                 (
                     number - 1
@@ -680,12 +687,15 @@ class GameService:
 
         return await self._attempt(game_id, attempt)
 
-    async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def rematch(
+        self, game_id: str, token: str | None, before_create: Callable[[], None] | None = None
+    ) -> dict[str, Any]:
         """Offer or accept a rematch: the same game and clock, seats swapped.
 
         The first player to ask offers it; once every person in the game has asked (at once
         against the computer), the new game is created. Asking again after that answers the
-        new game and the asker's seat and token in it.
+        new game and the asker's seat and token in it. ``before_create`` is called just before
+        the new game is created, and may refuse it by raising (the game-creation rate limit).
 
         Raises:
             ForbiddenError: A bad token.
@@ -710,6 +720,8 @@ class GameService:
                 live.rematch_offer = seat
                 self._moved_on(live, written)
                 return
+            if before_create is not None:
+                before_create()
             count = len(live.seats)
             rows = [
                 replace(live.seats[(new - 1) % count], seat=new, token=None) for new in range(count)
@@ -1026,12 +1038,12 @@ class GameService:
 
     def publish(self, live: LiveGame) -> None:
         """Send the game's new state to every subscriber in this process."""
-        queues = self._subscribers.get(live.id)
-        if not queues:
+        mailboxes = self._subscribers.get(live.id)
+        if not mailboxes:
             return
         message = self.message(live)
-        for queue in queues:
-            queue.put_nowait(message)
+        for mailbox in mailboxes:
+            mailbox.put(message)
 
     def has_subscribers(self, game_id: str) -> bool:
         """Whether a WebSocket of this process watches the game."""
@@ -1039,21 +1051,21 @@ class GameService:
 
     def send(self, game_id: str, message: str) -> None:
         """Send a JSON message (text) to the game's subscribers in this process."""
-        for queue in self._subscribers.get(game_id, ()):
-            queue.put_nowait(message)
+        for mailbox in self._subscribers.get(game_id, ()):
+            mailbox.put(message)
 
-    def subscribe(self, game_id: str) -> asyncio.Queue[str]:
-        """A queue that receives the game's state (a JSON message) after every change."""
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        self._subscribers[game_id].add(queue)
-        return queue
+    def subscribe(self, game_id: str) -> Mailbox:
+        """A mailbox that receives the game's state (a JSON message) after every change."""
+        mailbox = Mailbox()
+        self._subscribers[game_id].add(mailbox)
+        return mailbox
 
-    def unsubscribe(self, game_id: str, queue: asyncio.Queue[str]) -> None:
-        """Stop sending to ``queue``."""
-        queues = self._subscribers.get(game_id)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
+    def unsubscribe(self, game_id: str, mailbox: Mailbox) -> None:
+        """Stop sending to ``mailbox``."""
+        mailboxes = self._subscribers.get(game_id)
+        if mailboxes is not None:
+            mailboxes.discard(mailbox)
+            if not mailboxes:
                 del self._subscribers[game_id]
 
     # -- what other processes changed -------------------------------------------------------
