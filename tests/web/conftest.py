@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from ludoteca.web.app import create_app
 from tests.web.server import CHROMIUM, CHROMIUM_ARGS, TEST_SETTINGS
@@ -99,3 +99,20 @@ def browser() -> Iterator[Browser]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+#: How long a browser action may wait: a safety net against a hang, never a bound on speed.
+BROWSER_TIMEOUT = 60_000
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh page at 1200x900; the test fails if the page raised an uncaught error."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(BROWSER_TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors

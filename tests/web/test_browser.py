@@ -30,18 +30,6 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
-
-
 def create(base: str, game: str, seats: list[str], **body: Any) -> dict[str, Any]:
     response = httpx.post(f"{base}/api/games", json={"game": game, "seats": seats, **body})
     assert response.status_code == 201, response.text

@@ -15,8 +15,6 @@ from tests.web.server import running_server
 
 pytestmark = [pytest.mark.browser]
 
-TIMEOUT = 15_000
-
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -25,18 +23,6 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         tmp_path_factory.mktemp("learn") / "games.sqlite3", settings=settings
     ) as url:
         yield url
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
 
 
 def _type(page: Page, move: str) -> None:

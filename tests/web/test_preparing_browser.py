@@ -3,11 +3,10 @@ then the lobby's own refresh lets the game start once it is ready."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from ludoteca.preparation import Failed, Prepared, write_status
 from ludoteca.web.app import ServerSettings
@@ -18,21 +17,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
 ]
-
-#: Milliseconds a page may take to show what is awaited (the lobby refreshes every 2.5 s).
-TIMEOUT = 30_000
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
 
 
 def test_the_lobby_waits_for_a_game_being_prepared_and_starts_it_once_ready(
