@@ -19,9 +19,9 @@ A full queue refuses at once with `PoolBusyError`. Workers start on first use (`
 starts them in the background as it starts). Workers load the games' compiled kernels from
 numba's cache (`ludoteca.warmup.warm_up_game`): those prepared when they start before they take
 work, each game prepared later (`SearchPool.load`) in a thread while they wait for work, and in
-any case before their first job of a game, under a time limit of its own
-(`WORKER_LOAD_SECONDS`), so the search itself keeps its whole time limit. The server sends only
-games that are prepared (`ludoteca.web.readiness`), so a worker loads and never compiles.
+any case before their first job of a game, under a limit of its own (`WORKER_LOAD_CPU_SECONDS`
+of CPU time), so the search itself keeps its whole time limit. The server sends only games that
+are prepared (`ludoteca.web.readiness`), so a worker loads and never compiles.
 Deep searches and hints run at a lower priority (a higher niceness), so on a busy machine they
 give way to the server and to quick replies.
 """
@@ -51,9 +51,80 @@ QUICK, DEEP, HINTS, REVIEW = "quick", "deep", "hints", "review"
 DEFAULT_TIME_LIMIT = 10.0
 #: The hard limit on one position of a review (a review's budget is spent position by position).
 DEFAULT_REVIEW_TIME_LIMIT = 120.0
-WORKER_START_SECONDS = 120.0
-#: The limit on loading a game's kernels into a worker before its first job of that game.
-WORKER_LOAD_SECONDS = 120.0
+#: The CPU time a worker may use to start, and to load a game's kernels before its first job of
+#: that game, before it is given up as broken. CPU time, not seconds on the clock: on a busy
+#: machine a worker at a low priority may wait minutes for its turn, and is not broken for that.
+WORKER_START_CPU_SECONDS = 120.0
+WORKER_LOAD_CPU_SECONDS = 120.0
+#: A worker that has neither answered nor used up its CPU time is given up after this long on
+#: the clock all the same: a safety net against one that never gets to run, not a time limit.
+WORKER_WAIT_CAP_SECONDS = 900.0
+#: How often a starting or loading worker's CPU time is looked at.
+WORKER_CHECK_SECONDS = 2.0
+
+
+def process_cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user and system) process ``pid`` has used; None where /proc cannot tell."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()  # the name, in (), may hold spaces
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+async def wait_readable(connection: Connection, seconds: float) -> bool:
+    """Whether ``connection`` has a message within ``seconds``, without blocking the loop."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+    descriptor = connection.fileno()
+
+    def readable() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(descriptor, readable)
+    try:
+        await asyncio.wait_for(ready, seconds)
+        return True
+    except TimeoutError:
+        return False
+    finally:
+        loop.remove_reader(descriptor)
+
+
+async def wait_for_worker(
+    connection: Connection,
+    process: multiprocessing.process.BaseProcess,
+    cpu_seconds: float,
+    check_seconds: float,
+    cap_seconds: float | None = None,
+) -> tuple[Any] | None:
+    """The process's next message on ``connection`` (as a 1-tuple), or None when it gives up.
+
+    It gives up when the process has died, has used ``cpu_seconds`` of CPU time since the wait
+    began, or ``cap_seconds`` (`WORKER_WAIT_CAP_SECONDS`) have passed; where the process's CPU
+    time cannot be read, after ``cpu_seconds`` on the clock.
+    """
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    cap = WORKER_WAIT_CAP_SECONDS if cap_seconds is None else cap_seconds
+    cpu_at_start = process_cpu_seconds(process.pid)
+    while True:
+        if await wait_readable(connection, check_seconds):
+            try:
+                return (connection.recv(),)
+            except (EOFError, OSError):  # it died after closing its end
+                return None
+        cpu_now = process_cpu_seconds(process.pid)
+        if cpu_at_start is None or cpu_now is None:
+            used = loop.time() - began
+        else:
+            used = cpu_now - cpu_at_start
+        if not process.is_alive() or used >= cpu_seconds or loop.time() - began >= cap:
+            return None
 
 
 class PoolBusyError(LudotecaError):
@@ -410,9 +481,11 @@ class SearchPool:
         child.close()
         worker = _Worker(process, parent)
         try:
-            await self._receive(worker, WORKER_START_SECONDS)
-        except SearchTimeoutError:
-            raise SearchFailedError("a search worker did not start") from None
+            await self._receive_while_working(
+                worker, WORKER_START_CPU_SECONDS, "a search worker did not start"
+            )
+        except SearchTimeoutError as error:
+            raise SearchFailedError(str(error)) from None
         except BaseException:  # cancelled while it started: it must not outlive the pool
             worker.stop()
             raise
@@ -421,8 +494,8 @@ class SearchPool:
     async def _ask(self, worker: _Worker, job: SearchJob, seconds: float) -> tuple[str, Any]:
         worker.connection.send(job)
         if job.game not in worker.games:
-            await self._receive(
-                worker, WORKER_LOAD_SECONDS, f"loading {job.game} took longer than {{seconds:g}} s"
+            await self._receive_while_working(
+                worker, WORKER_LOAD_CPU_SECONDS, f"a search worker could not load {job.game}"
             )
             worker.games.add(job.game)
         answer: tuple[str, Any] = await self._receive(worker, seconds)
@@ -435,23 +508,24 @@ class SearchPool:
         overrun: str = "the search took longer than {seconds:g} s",
     ) -> Any:
         """The worker's next message, waiting on its pipe without blocking the loop."""
-        loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-        descriptor = worker.connection.fileno()
-
-        def readable() -> None:
-            if not ready.done():
-                ready.set_result(None)
-
-        loop.add_reader(descriptor, readable)
-        try:
-            await asyncio.wait_for(ready, seconds)
-        except TimeoutError:
+        if not await wait_readable(worker.connection, seconds):
             worker.stop()
-            raise SearchTimeoutError(overrun.format(seconds=seconds) + " and was stopped") from None
-        finally:
-            loop.remove_reader(descriptor)
+            raise SearchTimeoutError(overrun.format(seconds=seconds) + " and was stopped")
         return worker.connection.recv()
+
+    async def _receive_while_working(self, worker: _Worker, cpu_seconds: float, failed: str) -> Any:
+        """The worker's next message, however long a busy machine makes it wait for it.
+
+        The worker is given up (stopped, `SearchTimeoutError`) only when it has died, has used
+        ``cpu_seconds`` of CPU time meanwhile, or has not answered in `WORKER_WAIT_CAP_SECONDS`.
+        """
+        message = await wait_for_worker(
+            worker.connection, worker.process, cpu_seconds, WORKER_CHECK_SECONDS
+        )
+        if message is None:
+            worker.stop()
+            raise SearchTimeoutError(failed)
+        return message[0]
 
     async def close(self) -> None:
         """Stop every worker at once (searches in progress are abandoned)."""
