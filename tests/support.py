@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -306,3 +307,35 @@ def diagram_board(diagram: str, width: int, ranks: int | None = None) -> str:
             raise ValueError(f"rank {expected_rank} has {len(cells)} cells; expected {width}")
         board.append("".join(cells))
     return "/".join(board)
+
+
+def listed_moves(out: str) -> list[list[str]]:
+    """Every `moves` listing in ``out``, each as the move texts it shows, in its order.
+
+    A listing is "N legal moves:" and its rows: a row is a start shared by several moves and
+    what each adds (``"  f7-  N  NE"``), or whole moves (``"  a8-b7  c8-d7"``); a row wrapped to
+    the terminal goes on, indented, on the next line. Each listing is checked against its count.
+    """
+    listings: list[list[str]] = []
+    lines = out.splitlines()
+    for index, line in enumerate(lines):
+        header = re.search(r"(\d+) legal moves?:$", line)
+        if header is None:
+            continue
+        moves: list[str] = []
+        prefix = ""
+        for row in lines[index + 1 :]:
+            if not row.startswith("  "):
+                break
+            words = row.split()
+            if row.startswith("   "):  # a wrapped row goes on
+                moves += [prefix + word for word in words]
+            elif len(words) > 1 and words[0][-1] in "-x:/":
+                prefix = words[0]
+                moves += [prefix + word for word in words[1:]]
+            else:
+                prefix = ""
+                moves += words
+        assert len(moves) == int(header.group(1)), (header.group(0), moves)
+        listings.append(moves)
+    return listings
