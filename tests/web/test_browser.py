@@ -212,6 +212,15 @@ def test_a_finished_game_is_replayed_step_by_step(page: Page, base: str) -> None
     assert download.value.suggested_filename == f"splinter-{game_id}.json"
 
 
+def test_the_game_summaries_show_their_markup_rendered(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    card = page.locator("#game-steppin_stones")
+    card.locator("summary", has_text="About").click()
+    summary = card.locator("p.summary")
+    expect(summary.locator("code", has_text="*")).to_have_count(2)
+    assert "``" not in summary.inner_text()
+
+
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_nothing_overflows_at_phone_width(browser: Browser, base: str, game_id: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)

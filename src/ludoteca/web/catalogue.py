@@ -33,6 +33,7 @@ class GameEntry:
     options: tuple[dict[str, Any], ...]
     picture: str | None
     computers: tuple[tuple[str, str, bool], ...] = ()
+    summary_html: str = ""
 
 
 def summary_of(game_id: str) -> str:
@@ -49,6 +50,12 @@ def summary_of(game_id: str) -> str:
         brief = brief[:1].upper() + brief[1:]
         return f"{paragraphs[0]} {brief}"
     return paragraphs[0]
+
+
+def summary_html(game_id: str) -> str:
+    """The summary as inline HTML: its markup (````*````, *emphasis*) rendered, raw HTML escaped."""
+    html: str = MarkdownIt("commonmark", {"html": False}).renderInline(summary_of(game_id))
+    return html
 
 
 def option_field(spec: OptionSpec) -> dict[str, Any]:
@@ -81,6 +88,7 @@ def entry(game_id: str) -> GameEntry:
         id=cls.id,
         name=cls.name,
         summary=summary_of(game_id),
+        summary_html=summary_html(game_id),
         players=tuple(cls.player_names),
         options=tuple(option_field(spec) for spec in cls.option_specs),
         picture=None,
