@@ -74,6 +74,31 @@ def test_a_chance_node_at_the_start_is_rolled_and_recorded(client: TestClient) -
     assert state["moves"][0]["player_name"] == "chance"
 
 
+def test_moves_are_numbered_by_players_moves_with_the_rolls_beside_them(
+    client: TestClient,
+) -> None:
+    created = create(client, "pente_grammai", seats=["human", "human"])
+    game_id, state = created["id"], created["game"]
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    for _ in range(2):
+        move = state["legal_moves"][0]
+        answer = client.post(
+            f"/api/games/{game_id}/moves",
+            json={"move": move, "token": tokens[state["to_move"]], "ply": state["ply"]},
+        )
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    moves = state["moves"]
+    players = [m for m in moves if not m["is_chance"]]
+    assert [m["move_number"] for m in players] == [1, 2]
+    assert all(m["move_number"] is None for m in moves if m["is_chance"])
+    # The first move carries the draw of who starts and the first roll; the second its own roll.
+    first, second = players
+    assert first["label"].startswith(f"1. {first['text']} (") and first["label"].count(",") == 1
+    assert second["label"].startswith(f"2. {second['text']} (")
+    assert state["move_number"] == 3
+
+
 def test_a_start_position_can_be_given(client: TestClient) -> None:
     state = ludoteca.make("salta").initial_state().apply("c3-d4")
     created = create(client, position=state.to_text())

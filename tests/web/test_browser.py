@@ -143,11 +143,11 @@ def test_two_browsers_play_over_the_invitation_link(browser: Browser, base: str)
         expect(red.locator("#role")).to_contain_text("waiting for Green")
         green.locator('#board .region[data-region="c3"]').click()
         green.locator('#board .region[data-region="d4"]').click()
-        expect(red.locator("#moves")).to_contain_text("Green: c3-d4")
+        expect(red.locator("#moves")).to_contain_text("1. c3-d4")
         expect(red.locator("#role")).to_contain_text("Your move, Red")
         red.fill("#move-input", "h8-g7")
         red.press("#move-input", "Enter")
-        expect(green.locator("#moves")).to_contain_text("Red: h8-g7")
+        expect(green.locator("#moves")).to_contain_text("2. h8-g7")
         expect(green.locator("#role")).to_contain_text("Your move, Green")
         # A spectator (no token) watches read-only.
         spectator = browser.new_page()
@@ -176,7 +176,7 @@ def test_the_board_works_with_the_keyboard_and_has_text_alternatives(page: Page,
     expect(page.locator('#board .region[data-region="d4"]')).to_have_class(re.compile("next"))
     page.locator('#board .region[data-region="d4"]').focus()
     page.keyboard.press(" ")
-    expect(page.locator("#moves")).to_contain_text("Green: c3-d4")
+    expect(page.locator("#moves")).to_contain_text("1. c3-d4")
     expect(page.locator('#board .region[data-region="d4"]')).to_have_class(re.compile("last-move"))
     # The hint button asks the computer for Red's best move.
     page.click("#hint")
@@ -219,6 +219,46 @@ def test_the_game_summaries_show_their_markup_rendered(page: Page, base: str) ->
     summary = card.locator("p.summary")
     expect(summary.locator("code", has_text="*")).to_have_count(2)
     assert "``" not in summary.inner_text()
+
+
+def test_moves_are_numbered_with_rolls_beside_them_and_the_arrow_keys_step(
+    page: Page, base: str
+) -> None:
+    """Pente Grammai draws who starts and rolls before every move: those are no moves."""
+    created = create(base, "pente_grammai", ["random", "random"])
+    game_id = created["id"]
+    deadline = time.monotonic() + 300  # a safety net against a hang, not a bound
+    while state_of(base, game_id)["outcome"] is None:
+        assert time.monotonic() < deadline, "the computers did not finish the game"
+        time.sleep(0.1)
+    moves = state_of(base, game_id)["moves"]
+    played = [m for m in moves if not m["is_chance"]]
+    total = len(played)
+    page.goto(f"{base}/games/{game_id}")
+    label = page.locator("#replay-label")
+    expect(label).to_have_text(f"After move {total} of {total}")
+    shown = page.locator("#moves li:visible")
+    expect(shown).to_have_count(total)
+    texts = shown.all_inner_texts()
+    for number, (text, move) in enumerate(zip(texts, played, strict=True), start=1):
+        assert text.startswith(f"{number}. {move['text']}"), (number, text)
+    assert re.fullmatch(r"1\. \S+ \(.+, .+\)", texts[0]), texts[0]  # who starts, the roll
+    page.keyboard.press("Home")
+    expect(label).to_have_text(f"Start position ({total} moves)")
+    # → through the draw of who starts and the first roll to the first move.
+    page.keyboard.press("ArrowRight")
+    expect(label).to_contain_text("before move 1 of")
+    page.keyboard.press("ArrowRight")
+    expect(label).to_contain_text("before move 1 of")
+    page.keyboard.press("ArrowRight")
+    expect(label).to_have_text(f"After move 1 of {total}")
+    expect(page.locator("#moves li.current")).to_have_text(texts[0])
+    page.keyboard.press("End")
+    expect(label).to_have_text(f"After move {total} of {total}")
+    page.keyboard.press("ArrowLeft")
+    expect(label).not_to_have_text(f"After move {total} of {total}")
+    page.keyboard.press("End")
+    expect(label).to_have_text(f"After move {total} of {total}")
 
 
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)

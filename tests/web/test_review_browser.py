@@ -67,7 +67,7 @@ def check_the_review_page(page: Page, base: str, game_id: str) -> None:
     expect(points).to_have_count(len(OPENING) + 1)  # the start and after each move
     points.nth(2).click()
     expect(page.locator("#replay-label")).to_have_text(f"After move 2 of {len(OPENING)}")
-    expect(page.locator("#moves li.current")).to_have_text("Red: h8-g7" + mark(page, 2))
+    expect(page.locator("#moves li.current")).to_have_text("2. h8-g7" + mark(page, 2))
     expect(page.locator("#review-detail")).to_contain_text("Move 2, Red: h8-g7")
     # A move in the list jumps too.
     page.locator("#moves li").nth(3).click()

@@ -12,11 +12,12 @@ import json
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ludoteca.core import records
 from ludoteca.core.game import Game, Move, State
+from ludoteca.core.notation import numbered_plies
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import make
 from ludoteca.web.clocks import ClockSpec, ClockState, spec_from_json
@@ -186,20 +187,40 @@ class LiveGame:
         del self._move_entries[keep:]
 
     def _move_list(self) -> list[dict[str, Any]]:
-        """The moves for the API; each entry is made once, as the moves are added."""
+        """The moves for the API; each entry is made once, as the moves are added.
+
+        ``number`` is the ply (from 1); ``move_number`` and ``label`` number the players' moves
+        alone with the chance outcomes before each beside it (`ludoteca.core.notation`):
+        ``"12. W4-B2 (5)"``; a chance outcome has no ``move_number`` and its words as ``label``.
+        """
         entries = self._move_entries
-        for number in range(len(entries) + 1, self.ply + 1):
-            mover = self.mover(number)
-            move = self.moves[number - 1]
-            entries.append(
-                {
-                    "number": number,
-                    "text": move.text,
-                    "player": mover,
-                    "player_name": self.player_name(mover),
-                    "is_chance": move.is_chance,
-                }
-            )
+        if len(entries) < self.ply:
+            # Number from just after the last player's move already listed: the chance
+            # outcomes since then go beside the next move.
+            start = len(entries)
+            while start > 0 and entries[start - 1]["move_number"] is None:
+                start -= 1
+            before: int = entries[start - 1]["move_number"] if start else 0
+            texts = [move.text for move in self.moves[start:]]
+            for numbered in numbered_plies(self.states[start:], texts):
+                number = start + numbered.ply
+                if number <= len(entries):
+                    continue
+                if numbered.number is not None:
+                    numbered = replace(numbered, number=before + numbered.number)
+                mover = self.mover(number)
+                move = self.moves[number - 1]
+                entries.append(
+                    {
+                        "number": number,
+                        "text": move.text,
+                        "player": mover,
+                        "player_name": self.player_name(mover),
+                        "is_chance": move.is_chance,
+                        "move_number": numbered.number,
+                        "label": numbered.label,
+                    }
+                )
         return list(entries)
 
     # -- who plays ----------------------------------------------------------------------------

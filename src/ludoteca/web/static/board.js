@@ -61,15 +61,22 @@ function render() {
     li.append(face, label);
   });
   renderList($("moves"), game.moves, (li, move) => {
-    li.textContent = move.is_chance ? `rolled ${move.text}` : `${move.player_name}: ${move.text}`;
-    if (move.is_chance) li.className = "chance";
-    li.value = move.number;
+    // Players' moves numbered with the rolls before each beside them ("12. W4-B2 (5)"); a
+    // chance outcome keeps its place in the list (one item a ply) but is shown beside its move.
+    li.textContent = move.label;
+    li.dataset.ply = move.number;
+    if (move.move_number === null) {
+      li.className = "chance";
+      li.hidden = true;
+    } else {
+      li.title = move.player_name;
+    }
     if (outcome !== null) {
       // A finished game's moves are buttons: each shows the position after it.
       li.tabIndex = 0;
       li.setAttribute("role", "button");
       li.classList.add("jump");
-      li.classList.toggle("current", replayAt !== null && move.number === replayAt);
+      li.classList.toggle("current", replayAt !== null && move.number === shownMoveAt(replayAt));
     }
     reviewHooks.markMove(li, move);
   });
@@ -584,50 +591,92 @@ $("hint").addEventListener("click", async () => {
 
 // -- replay of a finished game -------------------------------------------------------------
 
+// Players' moves made in the first ``ply`` plies (rolls and the draw of who starts are no moves).
+function movesIn(ply) {
+  return game.moves.slice(0, ply).filter((move) => move.move_number !== null).length;
+}
+
+// The ply of the player's move last made at ``ply`` (0 if none): the item marked in the list.
+function shownMoveAt(ply) {
+  for (let at = ply; at > 0; at--) {
+    if (game.moves[at - 1].move_number !== null) return at;
+  }
+  return 0;
+}
+
 function updateReplayLabel() {
   if (game === null) return;
   const at = replayAt === null ? game.ply : replayAt;
-  $("replay-label").textContent =
-    at === 0 ? `Start position (${game.ply} moves)` : `After move ${at} of ${game.ply}`;
+  const total = movesIn(game.ply);
+  const done = movesIn(at);
+  const entry = at === 0 ? null : game.moves[at - 1];
+  let text = `After move ${done} of ${total}`;
+  if (at === 0) text = `Start position (${total} moves)`;
+  else if (entry.move_number === null) text = `${entry.label}, before move ${done + 1} of ${total}`;
+  $("replay-label").textContent = text;
 }
 
 // Show the position after ``target`` moves (the game's last position: back to live).
+// Steps may come faster than the answers: each counts from the last position asked for, and
+// an answer overtaken by a later request is not shown.
+let wanted = null;
+let asked = 0;
 async function showPosition(target) {
+  const ticket = ++asked;
+  wanted = target;
   try {
     const shown = await api(`/api/games/${page.id}/board?at=${target}`);
+    if (ticket !== asked) return;
+    wanted = null;
     replayAt = target === game.ply ? null : target;
     showBoard(shown);
+    const marked = replayAt === null ? null : shownMoveAt(replayAt);
     for (const li of $("moves").children) {
-      li.classList.toggle("current", replayAt !== null && li.value === replayAt);
+      li.classList.toggle("current", marked !== null && Number(li.dataset.ply) === marked);
     }
     $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
     $("status").textContent = replayAt === null ? board.status : shown.status;
     updateReplayLabel();
     reviewHooks.shown(target);
   } catch (failure) {
+    if (ticket === asked) wanted = null;
     say(failure.message);
   }
 }
 
+function stepReplay(how) {
+  const now = wanted !== null ? wanted : replayAt === null ? game.ply : replayAt;
+  const target = {
+    first: 0,
+    back: Math.max(0, now - 1),
+    forward: Math.min(game.ply, now + 1),
+    last: game.ply,
+  }[how];
+  if (target !== now) showPosition(target);
+}
+
 document.querySelectorAll("[data-replay]").forEach((button) =>
-  button.addEventListener("click", () => {
-    const now = replayAt === null ? game.ply : replayAt;
-    const target = {
-      first: 0,
-      back: Math.max(0, now - 1),
-      forward: Math.min(game.ply, now + 1),
-      last: game.ply,
-    }[button.dataset.replay];
-    showPosition(target);
-  }),
+  button.addEventListener("click", () => stepReplay(button.dataset.replay)),
 );
+
+// ←/→/Home/End step through a finished game (replay and review), unless one is typing.
+const REPLAY_KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+document.addEventListener("keydown", (event) => {
+  const how = REPLAY_KEYS[event.key];
+  if (how === undefined || game === null || game.outcome === null) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.target;
+  if (target instanceof Element && target.closest("input, textarea, select, [contenteditable]")) return;
+  event.preventDefault();
+  stepReplay(how);
+});
 
 function jumpToMove(event) {
   const li = event.target.closest("#moves li.jump");
   if (li === null || game === null || game.outcome === null) return;
   if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
-  showPosition(li.value);
+  showPosition(Number(li.dataset.ply));
 }
 $("moves").addEventListener("click", jumpToMove);
 $("moves").addEventListener("keydown", jumpToMove);
