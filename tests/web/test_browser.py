@@ -221,6 +221,41 @@ def test_the_game_summaries_show_their_markup_rendered(page: Page, base: str) ->
     assert "``" not in summary.inner_text()
 
 
+def test_the_second_player_sees_the_board_from_their_side_and_can_flip_it(
+    page: Page, base: str
+) -> None:
+    created = create(base, "salta", ["random", "human"])
+    open_board(page, created["url"])
+    board = page.locator("#board")
+    flip = page.locator("#flip")
+    expect(board).to_have_class(re.compile(r"\bflipped\b"))
+    expect(flip).to_have_attribute("aria-pressed", "true")
+    # Green's corner (c3, near the first player) is at the top for Red, at the bottom unflipped.
+    square = page.locator('#board .region[data-region="a1"]')
+    label = page.locator("#board svg text").first
+    flipped_y = square.bounding_box()["y"]  # type: ignore[index]
+    flip.click()
+    expect(board).not_to_have_class(re.compile(r"\bflipped\b"))
+    expect(flip).to_have_attribute("aria-pressed", "false")
+    plain_y = square.bounding_box()["y"]  # type: ignore[index]
+    middle = board.bounding_box()["y"] + board.bounding_box()["height"] / 2  # type: ignore[index]
+    assert (flipped_y < middle) != (plain_y < middle), (flipped_y, plain_y, middle)
+    # The texts stay upright: turned back as the board turns (the signs of the two turns).
+    upright = """([svg, text]) => [svg, text].map(
+        (e) => new DOMMatrix(getComputedStyle(e).transform === 'none'
+            ? undefined : getComputedStyle(e).transform).a).reduce((x, y) => x * y, 1) > 0"""
+    assert label.evaluate("(t) => (" + upright + ")([t.ownerSVGElement, t])")
+    flip.click()
+    expect(board).to_have_class(re.compile(r"\bflipped\b"))
+    assert label.evaluate("(t) => getComputedStyle(t.ownerSVGElement).transform !== 'none'")
+    assert label.evaluate("(t) => (" + upright + ")([t.ownerSVGElement, t])")
+    # The first player's page is not turned.
+    first = create(base, "salta", ["human", "random"])
+    open_board(page, first["url"])
+    expect(page.locator("#flip")).to_be_visible()
+    expect(board).not_to_have_class(re.compile(r"\bflipped\b"))
+
+
 def test_moves_are_numbered_with_rolls_beside_them_and_the_arrow_keys_step(
     page: Page, base: str
 ) -> None:

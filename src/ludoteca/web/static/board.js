@@ -332,8 +332,20 @@ function smallestPlace() {
   return smallest;
 }
 
+// The board is seen from the player's own side: turned for one who plays the second seat
+// alone; the flip button turns it either way.
+const mySeats = Object.keys(page.tokens).map(Number);
+let flipped = mySeats.length > 0 && mySeats.every((seat) => seat === 1);
+$("flip").addEventListener("click", () => {
+  flipped = !flipped;
+  fitZoom();
+});
+
 function fitZoom() {
   const svg = document.querySelector("#board svg");
+  $("flip").hidden = !svg;
+  $("board").classList.toggle("flipped", flipped && Boolean(svg));
+  $("flip").setAttribute("aria-pressed", String(flipped));
   if (!svg) {
     $("zoom-box").hidden = true;
     return;
