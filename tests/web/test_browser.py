@@ -118,15 +118,49 @@ def test_a_new_game_from_the_lobby_form(page: Page, base: str) -> None:
     page.goto(base + "/")
     card = page.locator("#game-splinter")
     card.locator("summary", has_text="New game").click()
-    card.get_by_label("size").fill("4x4")
+    card.get_by_label("The board, files x ranks").fill("4x4")
     card.get_by_role("button", name="Start Splinter").click()
     expect(card.locator(".error")).to_contain_text("size")
-    card.get_by_label("size").fill("9x10")
+    card.get_by_label("The board, files x ranks").fill("9x10")
     card.locator("select[data-seat='1']").select_option("human")
     card.get_by_role("button", name="Start Splinter").click()
     page.wait_for_url(re.compile(r"/games/[\w-]+$"))
     expect(page.locator("#role")).to_contain_text("Your move, Blue")
     expect(page.locator("#board svg")).to_be_visible()
+
+
+def test_the_lobby_offers_the_computer_first_with_friendly_option_labels(
+    page: Page, base: str
+) -> None:
+    page.goto(base + "/")
+    # "Play the computer" comes before anything else of the page.
+    assert page.locator("main h1").first.inner_text() == "Play the computer"
+    card = page.locator("#game-salta")
+    card.locator("summary", has_text="New game").click()
+    # Options are labelled from their descriptions, never by their identifiers; the engine
+    # safeguards wait under "Advanced".
+    labels = card.locator(".option label").all_inner_texts()
+    assert "Scoring phase" in labels and "Goal squares" in labels
+    for identifier in ("scoring_cap", "max_plies", "move_limit", "scoring", "goal"):
+        assert identifier not in labels
+    advanced = card.locator("details.advanced")
+    expect(advanced.locator("label", has_text="after this many plies is a draw")).to_be_hidden()
+    advanced.locator("summary").click()
+    expect(advanced.locator("label", has_text="after this many plies is a draw")).to_be_visible()
+    # The random agent is a "random player"; the About texts are folded.
+    seat = card.locator("select[data-seat='1'] option[value='random']")
+    expect(seat).to_have_text("random player")
+    expect(page.locator("details.about[open]")).to_have_count(0)
+    # One click starts a game against the computer, on the side chosen.
+    quick = page.locator("#quick-play")
+    quick.locator("select[name=game]").select_option("salta")
+    quick.locator("select[name=opponent]").select_option("random")
+    expect(quick.locator("select[name=side] option").nth(1)).to_have_text("Red")
+    quick.locator("select[name=side]").select_option("1")
+    quick.get_by_role("button", name="Play").click()
+    page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+    expect(page.locator("#players")).to_contain_text("Green: random player")
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bflipped\b"))
 
 
 def test_two_browsers_play_over_the_invitation_link(browser: Browser, base: str) -> None:

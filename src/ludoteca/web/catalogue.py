@@ -58,10 +58,39 @@ def summary_html(game_id: str) -> str:
     return html
 
 
+#: How a game's description marks an option that only guards the engine (a limit on a game's
+#: length): the form puts those under "Advanced".
+_SAFEGUARD = re.compile(r"^Engine safeguard:\s*", re.IGNORECASE)
+#: Where an option's label ends in its description: its first colon, parenthesis, semicolon
+#: or full stop.
+_LABEL_END = re.compile(r"\s*[:(;]|\.(?:\s|$)")
+
+
+def option_label(spec: OptionSpec) -> str:
+    """A short label for an option, from the start of its description (not its identifier).
+
+    ``"Who starts: 'random' = ..."`` is labelled "Who starts"; an engine safeguard by what it
+    does ("A game without a result after this many plies is a draw").
+    """
+    text = spec.description.strip()
+    safeguard = _SAFEGUARD.match(text)
+    if safeguard:
+        rest = text[safeguard.end() :]
+        end = re.search(r"\.(?:\s|$)", rest)
+        label = rest[: end.start()] if end else rest
+    else:
+        end = _LABEL_END.search(text)
+        label = text[: end.start()] if end else text
+    label = label.strip() or spec.name.replace("_", " ")
+    return label[:1].upper() + label[1:]
+
+
 def option_field(spec: OptionSpec) -> dict[str, Any]:
     """How the new-game form asks for one option."""
     field: dict[str, Any] = {
         "name": spec.name,
+        "label": option_label(spec),
+        "advanced": bool(_SAFEGUARD.match(spec.description.strip())),
         "description": spec.description,
         "default": format_option_value(spec.default),
         "accepted": getattr(spec, "form", None) or spec.accepted,
@@ -111,7 +140,7 @@ def computer_choices(game_id: str) -> tuple[tuple[str, str, bool], ...]:
             (f"level:{level}", f"computer level {level}: {level_setting(game, level).summary}")
             for level in LEVELS
         ),
-        ("random", "computer: random moves"),
+        ("random", "random player: random moves"),
     ]:
         try:
             agent_from_spec(spec, game, seed=0)

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from ludoteca.ai import LEVELS
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.catalogue import entries, entry, rules_html
 from ludoteca.web.errors import http_error
@@ -58,6 +59,7 @@ async def lobby(request: Request, page: Annotated[int, Query(ge=1, le=1_000_000)
             "listing": saved,
             "name": name,
             "not_ready": readiness.summary(),
+            "levels": LEVELS,
         },
     )
 

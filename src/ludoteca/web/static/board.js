@@ -132,7 +132,7 @@ function detailLine() {
 
 function seatLabel(seat) {
   if (seat.name) return seat.name;
-  if (seat.kind === "computer") return seat.agent === "random" ? "computer (random)" : `computer (${seat.agent})`;
+  if (seat.kind === "computer") return seat.agent === "random" ? "random player" : `computer (${seat.agent})`;
   return seat.kind === "invite" ? "invited player" : "player";
 }
 

@@ -51,6 +51,44 @@ for (const form of document.querySelectorAll("form.new-game-form")) {
   });
 }
 
+// -- "Play the computer": one form, first on the page ------------------------------------------
+
+const quick = $("quick-play");
+quick.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = quick.querySelector(".error");
+  error.textContent = "";
+  const choice = quick.elements.game.selectedOptions[0];
+  const players = choice.dataset.players.split("|").length;
+  // A solitaire is played alone; otherwise the computer takes the side the player leaves.
+  const seats = players === 1 ? ["human"] : Array(players).fill(quick.elements.opponent.value);
+  if (players > 1) seats[Number(quick.elements.side.value)] = "human";
+  const button = quick.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const body = await api("/api/games", {
+      method: "POST",
+      body: JSON.stringify({ game: choice.value, options: {}, seats }),
+    });
+    window.location.assign(body.url);
+  } catch (failure) {
+    error.textContent = failure.message;
+    button.disabled = false;
+  }
+});
+
+// The sides are named as the chosen game names them; a solitaire has none to choose.
+function quickSides() {
+  const names = quick.elements.game.selectedOptions[0].dataset.players.split("|");
+  const side = quick.elements.side;
+  side.closest("label").hidden = names.length < 2;
+  [...side.options].forEach((option, seat) => {
+    if (names[seat]) option.textContent = names[seat];
+  });
+}
+quick.elements.game.addEventListener("change", quickSides);
+quickSides();
+
 // -- games still being prepared after the server started ------------------------------------
 
 const PREPARING =
