@@ -344,3 +344,28 @@ def test_nothing_overflows_at_phone_width(browser: Browser, base: str, game_id: 
             assert width <= 390, f"{url} is {width}px wide"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game_id", ludoteca.GAMES)
+def test_the_board_and_its_controls_are_in_view_at_1280_by_800(
+    browser: Browser, base: str, game_id: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        players = ludoteca.make(game_id).num_players
+        created = create(base, game_id, ["human", "random"][:players])
+        open_board(page, created["url"])
+        wait_for_my_turn(page, base, created["id"])
+        assert page.evaluate("() => window.scrollY") == 0
+        for selector in ("#board svg", "#turnbar", "#move-form", ".board-tools", ".actions"):
+            box = page.locator(selector).first.bounding_box()
+            assert box is not None, f"{selector} is not shown"
+            inside = box["x"] >= 0 and box["y"] >= 0
+            inside = inside and box["x"] + box["width"] <= 1280
+            assert inside and box["y"] + box["height"] <= 800, f"{game_id}: {selector} at {box}"
+        # The board is drawn large enough to play on, not shrunk to nothing.
+        board = page.locator("#board svg").bounding_box()
+        assert board is not None and board["height"] >= 240
+    finally:
+        context.close()

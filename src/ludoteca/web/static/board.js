@@ -99,6 +99,7 @@ function render() {
   reviewHooks.render();
   holder.classList.toggle("my-turn", myTurn());
   showChoices();
+  fitZoom(); // the turn bar above the board may have grown or shrunk
 }
 
 function showBoard(shown) {
@@ -341,6 +342,16 @@ $("flip").addEventListener("click", () => {
   fitZoom();
 });
 
+// On a screen wide enough for the board and the side panel together, the board is no taller
+// than the window leaves it below the turn bar, with its buttons under it: all in view at once.
+const SIDE_BY_SIDE = window.matchMedia("(min-width: 52rem)");
+function fittingHeight(svg) {
+  if (!SIDE_BY_SIDE.matches) return "";
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const tools = document.querySelector(".board-tools").getBoundingClientRect().height;
+  return `${Math.max(240, Math.floor(window.innerHeight - top - tools - 16))}px`;
+}
+
 function fitZoom() {
   const svg = document.querySelector("#board svg");
   $("flip").hidden = !svg;
@@ -351,7 +362,7 @@ function fitZoom() {
     return;
   }
   svg.style.width = zoom > 1 ? `${zoom * 100}%` : "";
-  svg.style.maxHeight = zoom > 1 ? "none" : "";
+  svg.style.maxHeight = zoom > 1 ? "none" : fittingHeight(svg);
   $("board").classList.toggle("zoomed", zoom > 1);
   if (zoom === 1) $("zoom-box").hidden = smallestPlace() >= TOUCH_PX;
 }
