@@ -330,6 +330,28 @@ def test_moves_are_numbered_with_rolls_beside_them_and_the_arrow_keys_step(
     expect(label).to_have_text(f"After move {total} of {total}")
 
 
+def test_the_arrow_keys_are_left_to_a_text_box_that_has_the_focus(page: Page, base: str) -> None:
+    created = create(base, "salta", ["human", "invite"])
+    token = created["seats"][0]["token"]
+    moved = httpx.post(
+        f"{base}/api/games/{created['id']}/moves", json={"move": "c3-d4", "token": token}
+    )
+    assert moved.status_code == 200, moved.text
+    resigned = httpx.post(f"{base}/api/games/{created['id']}/resign", json={"token": token})
+    assert resigned.status_code == 200, resigned.text
+    open_board(page, created["url"])
+    expect(page.locator("#replay-label")).to_have_text("After move 1 of 1")
+    # The page takes a key (and keeps the browser from scrolling) only outside a text box:
+    # dispatchEvent answers false when the page's handler took the key.
+    taken = """([selector, key]) => !document.querySelector(selector).dispatchEvent(
+        new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}))"""
+    assert page.evaluate(taken, [".invite-link", "Home"]) is False
+    assert page.evaluate(taken, [".invite-link", "ArrowLeft"]) is False
+    expect(page.locator("#replay-label")).to_have_text("After move 1 of 1")
+    assert page.evaluate(taken, ["body", "Home"]) is True
+    expect(page.locator("#replay-label")).to_have_text("Start position (1 move)")
+
+
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)
 def test_nothing_overflows_at_phone_width(browser: Browser, base: str, game_id: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)

@@ -634,7 +634,7 @@ function updateReplayLabel() {
   const done = movesIn(at);
   const entry = at === 0 ? null : game.moves[at - 1];
   let text = `After move ${done} of ${total}`;
-  if (at === 0) text = `Start position (${total} moves)`;
+  if (at === 0) text = `Start position (${total} ${total === 1 ? "move" : "moves"})`;
   else if (entry.move_number === null) text = `${entry.label}, before move ${done + 1} of ${total}`;
   $("replay-label").textContent = text;
 }
