@@ -123,6 +123,7 @@ def test_challenge_clock_flag_rematch_and_draw(browser: Browser, base: str) -> N
 
 
 def _visible(page: Page, selector: str) -> dict[str, float]:
+    expect(page.locator(selector).first).to_be_visible()  # the page may not have drawn it yet
     box = page.locator(selector).first.bounding_box()
     assert box is not None, f"{selector} is not shown"
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
