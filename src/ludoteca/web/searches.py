@@ -87,10 +87,10 @@ async def wait_readable(connection: Connection, seconds: float) -> bool:
 
     loop.add_reader(descriptor, readable)
     try:
-        await asyncio.wait_for(ready, seconds)
-        return True
-    except TimeoutError:
-        return False
+        # asyncio.wait, not wait_for: Python 3.11's wait_for loses a cancellation that comes as
+        # the future completes (the pool's close then waited forever on a slot that went on).
+        done, _ = await asyncio.wait({ready}, timeout=seconds)
+        return bool(done)
     finally:
         loop.remove_reader(descriptor)
 
@@ -413,7 +413,7 @@ class SearchPool:
 
     async def _serve(self, lane: _Lane, index: int) -> None:
         """One slot of a lane: take jobs one at a time and run them on this slot's worker."""
-        while True:
+        while not self._closed:
             job, future = await lane.queue.get()
             if future.done():  # the caller gave up (e.g. the request was cancelled)
                 continue
