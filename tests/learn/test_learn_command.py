@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ludoteca.core.lessons import course
-from tests.support import run_combined
+from tests.support import flat, run_combined
 
 
 def _answers(game_id: str, wrong_at: str, wrong: str) -> list[str]:
@@ -41,21 +41,25 @@ def test_a_whole_course_with_one_wrong_move(
     steps = course(game_id).steps
     status, out = run_combined(capsys, ["learn", game_id], *_answers(game_id, wrong_at, wrong))
     assert status == 0
-    assert f"Course complete: {len(steps)} of {len(steps)} steps done." in out
+    assert f"Course complete: {len(steps)} of {len(steps)} steps done." in flat(out)
     # The wrong move gets the engine's reason and the step's hint, then the step goes on.
     hint = next(step.task.hint for step in steps if step.id == wrong_at)
-    assert f"{reason}" in out and f"Hint: {hint}" in out
+    assert f"{reason}" in flat(out) and f"Hint: {hint}" in flat(out)
     assert out.count("Right!") == sum(step.task.kind != "watch" for step in steps)
+    # Wrapped to the terminal's width (a prompt and what follows it share a line only here,
+    # where what was typed is not echoed).
+    shown = out.replace("your move> ", "\n").replace("Enter: next move · q: quit > ", "\n")
+    assert max(len(line) for line in shown.splitlines()) <= 80
     for step in steps:
-        assert f"(rule: {step.rule})" in out
+        assert f"(rule: {step.rule})" in flat(out)
 
 
 def test_watch_steps_explain_each_move(capsys: pytest.CaptureFixture[str]) -> None:
     status, out = run_combined(capsys, ["learn", "pente_grammai", "--step", "start"], "", "", "")
     assert status == 0
-    assert "first-0: The lot falls to White, who plays first." in out
-    assert "hand-W3: A 3 brings a counter from hand onto White's own point 3" in out
-    assert "Stopped at step 2: 1 done." in out
+    assert "first-0: The lot falls to White, who plays first." in flat(out)
+    assert "hand-W3: A 3 brings a counter from hand onto White's own point 3" in flat(out)
+    assert "Stopped at step 2: 1 done." in flat(out)
 
 
 def test_a_legal_move_not_asked_for_hint_skip_and_quit(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,8 +67,9 @@ def test_a_legal_move_not_asked_for_hint_skip_and_quit(capsys: pytest.CaptureFix
         capsys, ["learn", "salta", "--step", "no-block"], "a1-b2", "hint", "skip", "q"
     )
     assert status == 0
-    assert "a1-b2 is legal, but not what this step asks. Hint: Step back onto f6" in out
-    assert "Skipped." in out and "Step 7/10" in out and "Stopped at step 7: 0 done." in out
+    assert "a1-b2 is legal, but not what this step asks. Hint: Step back onto f6" in flat(out)
+    text = flat(out)
+    assert "Skipped." in text and "Step 7/10" in text and "Stopped at step 7: 0 done." in text
 
 
 @pytest.mark.parametrize(
@@ -79,4 +84,4 @@ def test_bad_input_is_one_clear_line(
 ) -> None:
     status, out = run_combined(capsys, argv)
     assert status == 2
-    assert message in out
+    assert message in flat(out)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 USAGE_ERROR = 2
 PIPE_WIDTH = 120
 #: Commands whose every line is wrapped to the terminal's width, even in a pipe.
-SESSION_COMMANDS = ("play", "replay", "analyse")
+SESSION_COMMANDS = ("play", "replay", "analyse", "learn", "puzzles")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from ludoteca.cli.play import ReadLine
 from ludoteca.cli.screen import board_text
+from ludoteca.cli.text import say
 from ludoteca.core.lessons import Lesson, Step, course
 
 LEARN_HELP = "Type a move · hint: the hint again · skip: next step · q: quit"
@@ -44,15 +45,13 @@ def run_learn(arguments: argparse.Namespace, console: Console, read_line: ReadLi
             f"steps: 1 to {len(steps)}, or one of {escape(ids)}[/red]"
         )
         return 2
-    console.print(f"[bold]{escape(lessons.title)}[/bold] · {len(steps)} steps · {LEARN_HELP}")
+    say(console, f"{lessons.title} · {len(steps)} steps", style="bold")
+    say(console, LEARN_HELP)
     done = 0
     for number, step in enumerate(steps[start:], start=start + 1):
         console.print()
-        console.print(
-            f"[bold]Step {number}/{len(steps)}: {escape(step.title)}[/bold] "
-            f"[dim](rule: {escape(step.rule)})[/dim]"
-        )
-        console.print(escape(step.text))
+        say(console, f"Step {number}/{len(steps)}: {step.title} (rule: {step.rule})", style="bold")
+        say(console, step.text)
         finished = (
             _watch(step, lessons.game_id, console, read_line)
             if (step.task.kind == "watch")
@@ -85,27 +84,27 @@ def _read(read_line: ReadLine, prompt: str, console: Console) -> str | None:
 
 def _watch(step: Step, game_id: str, console: Console, read_line: ReadLine) -> int | None:
     lesson = Lesson.of(game_id, step)
-    console.print(board_text(lesson.state))
+    say(console, board_text(lesson.state))
     (sequence,) = step.task.solutions
     for move, sentence in zip(sequence, step.task.explain, strict=True):
         line = _read(read_line, "Enter: next move · q: quit > ", console)
         if line is None or line.lower() in ("q", "quit"):
             return None
         lesson.answer(move)
-        console.print(f"[bold]{escape(move)}[/bold]: {escape(sentence)}")
-        console.print(board_text(lesson.state))
+        say(console, f"{move}: {sentence}")
+        say(console, board_text(lesson.state))
     return 1
 
 
 def _practise(step: Step, game_id: str, console: Console, read_line: ReadLine) -> int | None:
     lesson = Lesson.of(game_id, step)
-    console.print(board_text(lesson.state))
+    say(console, board_text(lesson.state))
     while True:
         line = _read(read_line, "your move> ", console)
         if line is None or line.lower() in ("q", "quit", "exit"):
             return None
         if line.lower() == "hint":
-            console.print(f"Hint: {escape(step.task.hint)}")
+            say(console, f"Hint: {step.task.hint}")
             continue
         if line.lower() == "skip":
             console.print("Skipped.")
@@ -115,12 +114,12 @@ def _practise(step: Step, game_id: str, console: Console, read_line: ReadLine) -
             continue
         answer = lesson.answer(line)
         if answer.verdict in ("refused", "not-asked"):
-            console.print(f"[red]{escape(answer.message)}[/red]")
+            say(console, answer.message, style="red")
             continue
         if answer.verdict == "done":
-            console.print(board_text(lesson.state))
+            say(console, board_text(lesson.state))
             console.print("[green]Right![/green]")
             return 1
         replies = " ".join(answer.replies)
-        console.print(f"[green]Right.[/green] Then: {escape(replies) or 'nothing'}")
-        console.print(board_text(lesson.state))
+        say(console, f"Right. Then: {replies or 'nothing'}", style="green")
+        say(console, board_text(lesson.state))
