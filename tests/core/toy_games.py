@@ -185,12 +185,10 @@ class TakeAwayGame(Game):
         raise NotImplementedError("the toy game has no kernels")
 
 
-class BetState(State):
-    """Player 0 bets or folds; a bet is won or lost by a weighted chance node, then it is over."""
+class StagedState(State):
+    """A state that is one named stage of a game, its position text that name."""
 
     __slots__ = ("_fields",)
-    move_forms: ClassVar[str] = "bet, fold, won, lost"
-    move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"bet|fold|won|lost")
 
     def __init__(self, game: Game, stage: str) -> None:
         super().__init__(game)
@@ -199,6 +197,20 @@ class BetState(State):
     @property
     def _stage(self) -> str:
         return str(self._fields[0])
+
+    def to_text(self) -> str:
+        return self._stage
+
+    def _key(self) -> Any:
+        return self._fields
+
+
+class BetState(StagedState):
+    """Player 0 bets or folds; a bet is won or lost by a weighted chance node, then it is over."""
+
+    __slots__ = ()
+    move_forms: ClassVar[str] = "bet, fold, won, lost"
+    move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"bet|fold|won|lost")
 
     @property
     def to_move(self) -> int | None:
@@ -226,12 +238,6 @@ class BetState(State):
     def _apply_legal(self, move: Move) -> State:
         stage = {"bet": "betting", "fold": "folded"}.get(move.text, move.text)
         return BetState(self._game, stage)
-
-    def to_text(self) -> str:
-        return self._stage
-
-    def _key(self) -> Any:
-        return self._fields
 
 
 class BetGame(Game):
@@ -261,20 +267,12 @@ class BetGame(Game):
         raise NotImplementedError("the toy game has no kernels")
 
 
-class LotteryState(State):
+class LotteryState(StagedState):
     """Player 0 plays or passes; playing draws gold, silver or lead with unequal chances."""
 
-    __slots__ = ("_fields",)
+    __slots__ = ()
     move_forms: ClassVar[str] = "play, pass, gold, silver, lead"
     move_syntax: ClassVar[re.Pattern[str]] = re.compile(r"play|pass|gold|silver|lead")
-
-    def __init__(self, game: Game, stage: str) -> None:
-        super().__init__(game)
-        object.__setattr__(self, "_fields", (stage,))
-
-    @property
-    def _stage(self) -> str:
-        return str(self._fields[0])
 
     @property
     def to_move(self) -> int | None:
@@ -299,12 +297,6 @@ class LotteryState(State):
 
     def _apply_legal(self, move: Move) -> State:
         return LotteryState(self._game, "drawing" if move.text == "play" else move.text)
-
-    def to_text(self) -> str:
-        return self._stage
-
-    def _key(self) -> Any:
-        return self._fields
 
 
 #: The lottery's outcomes and their chances: unequal, so a sampler that ignores them shows.
