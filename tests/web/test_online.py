@@ -7,6 +7,7 @@ database (SQLite and PostgreSQL). Concurrent accepts of one challenge run in rea
 from __future__ import annotations
 
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -377,8 +378,12 @@ def test_undo_keeps_the_time_spent(client: TestClient) -> None:
     assert undone["clock"]["remaining"][1] == pytest.approx(60 - spent, abs=1e-6)  # stays spent
 
 
-def _salta_is_ready(base: str) -> bool:
-    """Whether the server answers and Salta is ready (it is prepared while the server runs)."""
+def _salta_is_ready(base: str, process: subprocess.Popen[str]) -> bool:
+    """Whether the server answers and Salta is ready (it is prepared while the server runs).
+    A server that has stopped fails the test at once, with what it printed."""
+    if process.poll() is not None:
+        _, errors = process.communicate()
+        pytest.fail(f"the server at {base} stopped (exit code {process.returncode}):\n{errors}")
     try:
         lobby = httpx.get(f"{base}/api/lobby")
     except httpx.TransportError:
@@ -395,8 +400,12 @@ def test_clocks_across_two_serve_processes_one_killed(tmp_path: Path) -> None:
     processes = [serve_process(port, tmp_path / "data") for port in ports]
     one, two = (f"http://127.0.0.1:{port}" for port in ports)
     try:
-        for base in (one, two):
-            eventually(lambda base=base: _salta_is_ready(base), f"{base} to serve Salta", 600)
+        for base, process in zip((one, two), processes, strict=True):
+            eventually(
+                lambda base=base, process=process: _salta_is_ready(base, process),
+                f"{base} to serve Salta",
+                600,
+            )
         with httpx.Client(base_url=one) as first, httpx.Client(base_url=two) as second:
             created = clocked_game(first, {"initial": 3, "increment": 1})
             game_id = created["id"]

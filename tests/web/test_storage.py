@@ -197,6 +197,35 @@ def test_a_locked_database_is_busy_not_an_error(
     assert store.append_moves("g", based_on=0, first=1, texts=["c3-d4"]).version == 1
 
 
+def test_opening_waits_for_another_process_that_is_opening_the_database(
+    tmp_path: Path, opened: Callable[..., GameStore]
+) -> None:
+    """Two servers started together on a new file: the second waits for the first's upgrade
+    (which holds the write lock), however much longer than a move's busy time that takes."""
+    path = tmp_path / "g.sqlite3"
+    upgrading = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    upgrading.execute("PRAGMA journal_mode = WAL")
+    upgrading.execute("BEGIN IMMEDIATE")  # the other server, upgrading
+    outcome: list[object] = []
+    second = threading.Thread(target=lambda: outcome.append(_open_or_error(path, opened)))
+    second.start()
+    try:
+        second.join(timeout=1.0)  # five times the busy time: it has waited past it by now
+    finally:
+        upgrading.execute("COMMIT")
+        upgrading.close()
+    second.join()
+    assert len(outcome) == 1 and isinstance(outcome[0], GameStore), outcome
+    outcome[0].create_game("g", game="salta", options={}, start=None, seats=SEATS)
+
+
+def _open_or_error(path: Path, opened: Callable[..., GameStore]) -> object:
+    try:
+        return opened(path, busy_seconds=0.2)
+    except StorageError as error:
+        return error
+
+
 def test_a_read_only_database_refuses_changes_clearly(
     tmp_path: Path, opened: Callable[..., GameStore]
 ) -> None:

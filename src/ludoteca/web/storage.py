@@ -75,6 +75,10 @@ from ludoteca.core.paths import data_dir
 NOTIFY_CHANNEL = "ludoteca_games"
 #: How long an SQLite writer waits for another process's transaction before giving up.
 DEFAULT_BUSY_SECONDS = 5.0
+#: How long opening an SQLite database waits for another process that is opening or upgrading
+#: it at the same moment (two servers started together): the upgrade holds the write lock for
+#: as long as it takes, seconds on a busy machine, far longer than a move's transaction.
+OPEN_WAIT_SECONDS = 600.0
 
 metadata = MetaData()
 
@@ -418,11 +422,17 @@ class GameStore:
                 ) from None
         self.shown = str(self.path) if self.path is not None else _shown(url)
         self.engine = self._create_engine(url, busy_seconds)
+        # Opening waits as long as another opener's upgrade takes, not a move's busy time.
+        opening = (
+            self._create_engine(url, max(busy_seconds, OPEN_WAIT_SECONDS))
+            if self.is_sqlite
+            else self.engine
+        )
         try:
-            self._check_foreign(location)
+            self._check_foreign(opening, location)
             from ludoteca.web.migrations import upgrade
 
-            upgrade(self.engine)
+            upgrade(opening)
         except StorageError:
             self.engine.dispose()
             raise
@@ -431,6 +441,9 @@ class GameStore:
             raise StorageError(
                 f"{self.shown!r} is not a usable games database: {_reason(error)}"
             ) from None
+        finally:
+            if opening is not self.engine:
+                opening.dispose()
 
     def _create_engine(self, url: str, busy_seconds: float) -> Engine:
         if not self.is_sqlite:
@@ -456,10 +469,10 @@ class GameStore:
 
         return engine
 
-    def _check_foreign(self, location: str | os.PathLike[str]) -> None:
+    def _check_foreign(self, engine: Engine, location: str | os.PathLike[str]) -> None:
         """Refuse a database that holds something other than Ludoteca's games."""
         try:
-            tables = set(inspect(self.engine).get_table_names())
+            tables = set(inspect(engine).get_table_names())
         except DBAPIError as error:
             if self.is_sqlite:
                 raise StorageError(
