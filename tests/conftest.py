@@ -9,6 +9,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.isolation import isolate
 
 # -- compiled kernels: the checkout's own cache, never the user's ---------------------------------
@@ -24,3 +26,23 @@ RUN_STARTED = time.time()
 RUN_DIR = Path(tempfile.mkdtemp(prefix="ludoteca-tests-")).resolve()
 isolate(os.environ, RUN_DIR)
 atexit.register(shutil.rmtree, RUN_DIR, ignore_errors=True)
+
+
+# -- compiled kernels: before the first test, outside every test's time limit ---------------------
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Compile every game's kernels (the learning interface's too) into the run's cache before
+    the first test: each test, and each server or worker process a test starts, then loads them
+    in a second or two.
+
+    With a cold cache this takes minutes of CPU (in parallel processes, one per game, on every
+    core); a test that had to do it under its own limit failed on a busy machine without a fault
+    of its own. With a warm cache it loads them in a few seconds.
+    """
+    if session.config.option.collectonly or not session.items:
+        return
+    from ludoteca.core.registry import game_ids
+    from ludoteca.preparation import Failed, prepare_games
+
+    failed = [o for o in prepare_games(game_ids(), learning=True) if isinstance(o, Failed)]
+    if failed:  # the tests of those games will say what is wrong, one by one
+        print("\n".join(f"{o.game}: not prepared: {o.reason}" for o in failed))

@@ -12,26 +12,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from ludoteca.web.app import create_app
 from tests.web.server import CHROMIUM, CHROMIUM_ARGS, TEST_SETTINGS
 
-WEB_TESTS = Path(__file__).resolve().parent
-
 POSTGRES = os.environ.get("LUDOTECA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Compile every game's kernels into the run's cache before the first web test, outside
-    any test's time limit: every test server then loads them in a second or two.
-
-    With a cold cache this takes minutes of CPU (in parallel processes, one per game); a test
-    that had to do it under its own limit failed on a busy machine without a fault of its own.
-    """
-    if session.config.option.collectonly:
-        return
-    if not any(Path(str(item.path)).is_relative_to(WEB_TESTS) for item in session.items):
-        return
-    from ludoteca.core.registry import game_ids
-    from ludoteca.preparation import prepare_games
-
-    prepare_games(game_ids())
 
 
 #: The test client's server: no rate limits (the tests create games quickly; the limits have
