@@ -36,13 +36,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     With a cold cache this takes minutes of CPU (in parallel processes, one per game, on every
     core); a test that had to do it under its own limit failed on a busy machine without a fault
-    of its own. With a warm cache it loads them in a few seconds.
+    of its own. With a warm cache it loads them in a few seconds. The processes run at the run's
+    own priority: the run waits for them, so nothing of its own should come first.
     """
     if session.config.option.collectonly or not session.items:
         return
     from ludoteca.core.registry import game_ids
     from ludoteca.preparation import Failed, prepare_games
 
-    failed = [o for o in prepare_games(game_ids(), learning=True) if isinstance(o, Failed)]
+    outcomes = prepare_games(game_ids(), learning=True, niceness=0)
+    failed = [outcome for outcome in outcomes if isinstance(outcome, Failed)]
     if failed:  # the tests of those games will say what is wrong, one by one
         print("\n".join(f"{o.game}: not prepared: {o.reason}" for o in failed))

@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import threading
 from pathlib import Path
 
 from rich.console import Console
 
 from ludoteca.cli.warmup import PreparationReport
-from ludoteca.preparation import Event, Failed, Preparation, Prepared, never_cached, read_status
+from ludoteca.preparation import (
+    NICENESS,
+    Event,
+    Failed,
+    Preparation,
+    Prepared,
+    never_cached,
+    read_status,
+)
 from tests.preparing import pretend
 
 
@@ -119,3 +128,21 @@ def test_the_report_shows_a_bar_on_a_terminal() -> None:
     assert "Preparing the games" in out.getvalue()
     report.event(Event("ready", "salta", outcome=Prepared("salta", 2.0, 1.5)))
     assert "Games ready in" in out.getvalue()
+
+
+def test_the_processes_run_as_much_nicer_as_asked() -> None:
+    """A server's preparation yields to its requests (niceness 5 by default); a test run's,
+    which only waits for it, runs at the run's own priority (0)."""
+    base = os.nice(0)
+    expected = {f"nice-{min(base + n, 19)}": n for n in (NICENESS, 0)}
+    for game, niceness in expected.items():
+        preparation = Preparation(
+            [game], prepare=pretend, from_cache=never_cached, niceness=niceness
+        )
+        (outcome,) = preparation.run()
+        preparation.close()
+        assert isinstance(outcome, Prepared), outcome
+    wrong = Preparation([f"nice-{base}"], prepare=pretend, from_cache=never_cached, niceness=1)
+    (outcome,) = wrong.run()
+    wrong.close()
+    assert isinstance(outcome, Failed) and f"niceness {min(base + 1, 19)}" in outcome.reason

@@ -148,6 +148,7 @@ class Preparation:
         from_cache: Callable[[str, bool], bool] | None = None,
         timeout: float = PREPARE_TIMEOUT,
         registrations: Sequence[str] = (),
+        niceness: int = NICENESS,
     ) -> None:
         """Set up; nothing starts before `start`.
 
@@ -163,6 +164,8 @@ class Preparation:
             timeout: Seconds one try may take.
             registrations: Games registered at run time (``"module:ClassName"``), which a
                 spawned process does not know by itself.
+            niceness: Added to the processes' niceness (0 where nothing else should come
+                first: a test run that waits for them).
         """
         self.games = tuple(games)
         self.processes = max(1, min(processes or default_processes(), len(self.games) or 1))
@@ -173,6 +176,7 @@ class Preparation:
         self.from_cache = from_cache or load_from_cache
         self.timeout = timeout
         self.registrations = tuple(registrations)
+        self.niceness = niceness
         self.outcomes: dict[str, Outcome] = {}
         self._context = multiprocessing.get_context("spawn")
         self._children: set[multiprocessing.process.BaseProcess] = set()
@@ -260,7 +264,14 @@ class Preparation:
         parent, child_end = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_child_main,
-            args=(self.prepare, game_id, self.learning, self.registrations, child_end),
+            args=(
+                self.prepare,
+                game_id,
+                self.learning,
+                self.registrations,
+                self.niceness,
+                child_end,
+            ),
             name=f"ludoteca-prepare-{game_id}",
             daemon=True,
         )
@@ -329,12 +340,13 @@ def _child_main(
     game_id: str,
     learning: bool,
     registrations: Sequence[str],
+    niceness: int,
     connection: Connection,
 ) -> None:
     """Prepare one game and send ("ready", CPU seconds) or ("failed", reason)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its children itself
     with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+        os.nice(niceness)
     try:
         from ludoteca.core.registry import register_path
 
@@ -401,6 +413,7 @@ def prepare_games(
     learning: bool = False,
     on_event: Callable[[Event], None] | None = None,
     processes: int | None = None,
+    niceness: int = NICENESS,
 ) -> list[Outcome]:
     """Prepare these games in parallel processes and wait (``ludoteca warmup``)."""
     from ludoteca.core.registry import runtime_registrations
@@ -411,6 +424,7 @@ def prepare_games(
         on_event=on_event,
         processes=processes,
         registrations=runtime_registrations(),
+        niceness=niceness,
     )
     try:
         return preparation.run()
