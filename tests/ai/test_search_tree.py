@@ -7,9 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ludoteca.core.playouts import CHANCE_NODE, GAME_OVER
-from ludoteca.core.search import seed_generator
-from ludoteca.core.search_tree import (
+from ludoteca.ai.search_tree import (
     ACTION,
     CHILD,
     FINISHED,
@@ -21,6 +19,8 @@ from ludoteca.core.search_tree import (
     VISITS,
     SearchTree,
 )
+from ludoteca.core.playouts import CHANCE_NODE, GAME_OVER
+from ludoteca.core.search import seed_generator
 
 NONE = np.zeros(0)
 

@@ -18,12 +18,12 @@ from scipy.stats import binom
 
 from ludoteca.ai.agents import Agent
 from ludoteca.ai.mcts import MCTSAgent, _Search
+from ludoteca.ai.search_tree import ACTION, CHILD, COUNT, FIRST, TOTAL
 from ludoteca.analysis.match import play_game
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.game import Move, State
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.search import seed_generator
-from ludoteca.core.search_tree import ACTION, CHILD, COUNT, FIRST, TOTAL
 from ludoteca.rl._chance import roll_chance
 from tests.core.toy_games import LOTTERY_PRIZES, LotteryGame
 

@@ -28,7 +28,7 @@ search stops early when that child can no longer be overtaken within the budget 
 ``stop_early=False``), and at once when only one move is legal. With an iteration budget and a
 seed the search is reproducible; a time budget also stops at the deadline.
 
-The tree lives in arrays (`ludoteca.core.search_tree`) and its walk, expansion and backup run as
+The tree lives in arrays (`ludoteca.ai.search_tree`) and its walk, expansion and backup run as
 compiled code; the search calls the game only for a new node's actions and for a new leaf. A game
 with compiled kernels makes a leaf without checking again that a legal action is legal, and a game
 that declares a compiled search leaf (`ludoteca.core.info.SearchLeaf`) makes the child, plays the
@@ -50,12 +50,12 @@ import numpy.typing as npt
 
 from ludoteca.ai.agents import Agent, AgentError, require_decision_node
 from ludoteca.ai.evaluation import Evaluator, evaluator_for
+from ludoteca.ai.search_tree import ACTION, NEEDS_ACTIONS, NEEDS_LEAF, PLAYER, SearchTree
 from ludoteca.core.array_state import ArrayState, Cells, KernelGame
 from ludoteca.core.game import Game, Move, State
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.playouts import GAME_OVER
 from ludoteca.core.search import GOING_ON, seed_generator
-from ludoteca.core.search_tree import ACTION, NEEDS_ACTIONS, NEEDS_LEAF, PLAYER, SearchTree
 
 Returns = Sequence[float]
 FloatArray = npt.NDArray[np.float64]
@@ -215,7 +215,7 @@ class MCTSAgent(Agent):
 
 
 class _Search:
-    """One search: the tree (`ludoteca.core.search_tree`) and the positions of its nodes.
+    """One search: the tree (`ludoteca.ai.search_tree`) and the positions of its nodes.
 
     The tree's walk and backup are compiled; this class does what needs the game: listing a new
     node's actions and making and valuing a new leaf. With the game's compiled search leaf
