@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests tools examples
 	$(BIN)/ruff format --check src tests tools examples
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 # BENCH_ARGS="--json", "salta --seconds 10", "--cold": see docs/bench.md.
 bench: $(STAMP)

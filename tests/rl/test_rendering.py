@@ -23,10 +23,10 @@ if not extra_required("rl"):
 import gymnasium
 
 from ludoteca.core.registry import game_class
+from ludoteca.drawing.svg import render_svg
 from ludoteca.rl.gymnasium import LudotecaEnv, env_id
 from ludoteca.rl.pettingzoo import pettingzoo_env
 from ludoteca.rl.rendering import board_rgb, board_svg, frame_shape
-from ludoteca.web.svg import render_svg
 
 
 @pytest.mark.parametrize("game_id", ludoteca.GAMES)

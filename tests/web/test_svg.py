@@ -9,8 +9,8 @@ import pytest
 
 import ludoteca
 from ludoteca.core.view import Die, Drawing, Mark, Piece, Region
+from ludoteca.drawing.svg import die_faces, render_svg
 from ludoteca.web.boards import board_of
-from ludoteca.web.svg import die_faces, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 SHAPES = ("disc", "star", "moon", "sun", "square", "cross", "circle", "coin", "pawn", "tile")

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ludoteca.core.game import Game
 from ludoteca.core.info import declaration_problems
-from ludoteca.web.svg import css_class
+from ludoteca.drawing.svg import css_class
 
 
 def game_class_name(game_id: str) -> str:

@@ -48,7 +48,7 @@ def render_svg(
         highlight: Region ids to mark with the class ``last-move`` (the last move's path).
         title: The accessible name of the whole picture.
         game_id: The game drawn: the picture gets the class ``game-<id>``, which scopes the
-            colours the game declares (see `ludoteca.web.styles`).
+            colours the game declares (see `ludoteca.drawing.styles`).
     """
     pieces_by_region: dict[str, list[Piece]] = defaultdict(list)
     for piece in drawing.pieces:

@@ -1,10 +1,10 @@
 """Board pictures for ``render_mode="rgb_array"``: the web page's drawing, rasterised.
 
 A position is drawn exactly as the browser shows it: the game's declared view
-(``game.info.view.drawing``) turned into SVG by `ludoteca.web.svg` and coloured by the page's
+(``game.info.view.drawing``) turned into SVG by `ludoteca.drawing.svg` and coloured by the page's
 style sheet (``web/static/app.css``) and the colours the game declares
-(`ludoteca.web.styles`). Only those two pure modules of the web layer are imported, never its
-server (FastAPI, uvicorn). CairoSVG rasterises the picture; it needs the system's cairo
+(`ludoteca.drawing.styles`), the modules the web pages draw with; nothing of the web server
+(FastAPI, uvicorn) is imported. CairoSVG rasterises the picture; it needs the system's cairo
 library (Debian: ``libcairo2``), which the ``rl`` extra cannot install.
 """
 
@@ -19,8 +19,8 @@ import numpy.typing as npt
 
 from ludoteca.core.game import Game, State
 from ludoteca.core.view import Drawing
-from ludoteca.web.styles import game_styles_css
-from ludoteca.web.svg import render_svg
+from ludoteca.drawing.styles import game_styles_css
+from ludoteca.drawing.svg import render_svg
 
 #: Width of a frame in pixels; the height follows the board's proportions.
 FRAME_WIDTH = 400

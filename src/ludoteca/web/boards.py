@@ -13,7 +13,7 @@ from typing import Any
 
 from ludoteca.core.game import State
 from ludoteca.core.view import Drawing
-from ludoteca.web.svg import die_faces, render_svg
+from ludoteca.drawing.svg import die_faces, render_svg
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class Board:
             shows one or the other; drawing both cost a fifth of a board).
         status: One line: whose turn, or the result.
         notes: Further lines shown beside the board.
-        dice: The dice as dictionaries (see `ludoteca.web.svg.die_faces`).
+        dice: The dice as dictionaries (see `ludoteca.drawing.svg.die_faces`).
         click_paths: Legal move text -> the region ids to click, in order.
     """
 

@@ -16,8 +16,8 @@ from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionSpec, format_option_value
 from ludoteca.core.registry import game_class, game_ids, make
 from ludoteca.core.rules_pages import rules_text
+from ludoteca.drawing.styles import game_styles_css
 from ludoteca.web.boards import thumbnail
-from ludoteca.web.styles import game_styles_css
 
 _RULES_IN_BRIEF = re.compile(r"^Rules in brief(?: \([^)]*\))?:\s*")
 
@@ -174,7 +174,7 @@ def rules_html(game_id: str) -> str:
 
 
 def styles_css() -> str:
-    """The style sheet of every registered game's declared colours (see `ludoteca.web.styles`)."""
+    """The style sheet of every registered game's declared colours (`ludoteca.drawing.styles`)."""
     return _styles_css(game_ids())
 
 

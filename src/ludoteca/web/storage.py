@@ -18,7 +18,8 @@ committed.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server being
 killed; a power cut may lose the last moments (see docs/deploy.md). The schema is managed by
-Alembic (`ludoteca.web.migrations`); opening a database upgrades it in place.
+Alembic (`ludoteca.web.migrations`) from the tables of `ludoteca.web.schema`; opening a database
+upgrades it in place.
 
 `GameStore` is synchronous and thread-safe; the service calls it from worker threads so the
 event loop never waits on the disk.
@@ -40,16 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
     Engine,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     bindparam,
     create_engine,
     delete,
@@ -70,6 +62,18 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
 from ludoteca.core.paths import data_dir
+from ludoteca.web.schema import (
+    challenges_table,
+    events_table,
+    games_table,
+    metadata,
+    moves_table,
+    reviews_table,
+    seats_table,
+    session_names_table,
+    session_seats_table,
+    settings_table,
+)
 
 #: The PostgreSQL channel on which every change is announced (payload ``"<game id> <version>"``).
 NOTIFY_CHANNEL = "ludoteca_games"
@@ -79,123 +83,6 @@ DEFAULT_BUSY_SECONDS = 5.0
 #: it at the same moment (two servers started together): the upgrade holds the write lock for
 #: as long as it takes, seconds on a busy machine, far longer than a move's transaction.
 OPEN_WAIT_SECONDS = 600.0
-
-metadata = MetaData()
-
-games_table = Table(
-    "games",
-    metadata,
-    Column("id", String, primary_key=True),
-    Column("game", String, nullable=False),
-    Column("options", Text, nullable=False),
-    Column("start", Text),
-    Column("resigned", Integer),
-    Column("created", String, nullable=False),
-    Column("updated", String, nullable=False),
-    Column("version", Integer, nullable=False, server_default="0"),
-    Column("move_count", Integer, nullable=False, server_default="0"),
-    Column("result", Text),
-    Column("hints", Boolean, nullable=False, server_default="0"),
-    Column("clock", Text),
-    Column("clock_state", Text),
-    Column("timed_out", Integer),
-    Column("agreed", String),
-    Column("draw_offer", Integer),
-    Column("rematch_offer", Integer),
-    Column("rematch_id", String),
-    Index("games_by_update", "updated"),
-)
-seats_table = Table(
-    "seats",
-    metadata,
-    Column("game_id", String, primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String, nullable=False),
-    Column("agent", String),
-    Column("token", String),
-    Column("name", String),
-)
-moves_table = Table(
-    "moves",
-    metadata,
-    Column("game_id", String, primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("text", Text, nullable=False),
-    Column("played", String, nullable=False),
-)
-events_table = Table(
-    "events",
-    metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("at", Float, nullable=False),
-    Index("events_by_time", "at"),  # pruning old announcements reads only those
-)
-session_seats_table = Table(
-    "session_seats",
-    metadata,
-    Column("session", String, primary_key=True),
-    Column("game_id", String, primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("added", String, nullable=False),
-)
-challenges_table = Table(
-    "challenges",
-    metadata,
-    Column("id", String, primary_key=True),
-    Column("game", String, nullable=False),
-    Column("options", Text, nullable=False),
-    Column("clock", Text),
-    Column("hints", Boolean, nullable=False, server_default="0"),
-    Column("poster_seat", Integer, nullable=False),
-    Column("poster_name", String, nullable=False),
-    Column("poster_session", String),
-    Column("secret", String, nullable=False),
-    Column("game_id", String, nullable=False),
-    Column("poster_token", String, nullable=False),
-    Column("status", String, nullable=False),
-    Column("accepter_name", String),
-    Column("created", String, nullable=False),
-    Column("updated", String, nullable=False),
-    Index("challenges_by_status", "status", "created"),
-)
-session_names_table = Table(
-    "session_names",
-    metadata,
-    Column("session", String, primary_key=True),
-    Column("name", String, nullable=False),
-    Column("updated", String, nullable=False),
-)
-#: One review per game (`ludoteca.analysis.review`): ``status`` is ``running`` while a server
-#: process (``owner``) works on it and beats ``heartbeat`` (epoch seconds), then ``done`` (with
-#: ``review``, the review's JSON, and ``paths``, the better moves' click paths) or ``failed``.
-#: ``moves`` is the number of moves of the game it reviews.
-reviews_table = Table(
-    "reviews",
-    metadata,
-    Column("game_id", String, primary_key=True),
-    Column("status", String, nullable=False),
-    Column("done", Integer, nullable=False, server_default="0"),
-    Column("total", Integer, nullable=False, server_default="0"),
-    Column("budget", Text),
-    Column("seed", Integer, nullable=False, server_default="0"),
-    Column("owner", String),
-    Column("heartbeat", Float, nullable=False, server_default="0"),
-    Column("review", Text),
-    Column("paths", Text),
-    Column("error", Text),
-    Column("moves", Integer, nullable=False, server_default="0"),
-    Column("started", String, nullable=False),
-    Column("updated", String, nullable=False),
-    Column("finished", String),
-)
-settings_table = Table(
-    "settings",
-    metadata,
-    Column("name", String, primary_key=True),
-    Column("value", Text, nullable=False),
-)
 
 
 # The statements of every move, built once (building them is a good part of a write's cost).

@@ -18,6 +18,7 @@ first-player draw included. The start with the default options::
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -286,9 +287,74 @@ class PenteGrammaiState(ArrayState):
         )
 
     def __str__(self) -> str:
-        from ludoteca.games.pente_grammai.view import render_board
-
         return render_board(self)
+
+
+# -- the terminal's diagram (see `ludoteca.games.pente_grammai.view` for its picture) ------------
+
+CELL_WIDTH = 10  # five counters of each side fit on a sacred point
+ORDINARY_LINE = "-" * 22
+SACRED_LINE = "==== sacred line ====="
+CIRCUIT = " > ".join((*POINT_NAMES, POINT_NAMES[0]))
+
+
+def _cell(state: PenteGrammaiState, point: str, marked: Collection[str] = frozenset()) -> str:
+    white, blue = state.counters(point)
+    counters = "w" * white + "b" * blue or "."
+    if point in marked:  # the last move's origin or target: arrows inside the box
+        return f"[>{counters:^{CELL_WIDTH - 2}}<]"
+    return f"[{counters:^{CELL_WIDTH}}]"
+
+
+def board_text(state: PenteGrammaiState, *, marked: Collection[str] = frozenset()) -> str:
+    """The terminal's board: the points in ``marked`` shown with arrows (``[>  w   <]``)."""
+    return render_board(state, marked=marked)
+
+
+def render_board(state: PenteGrammaiState, *, marked: Collection[str] = frozenset()) -> str:
+    """The diagram, the circuit, the counters in hand and home, then whose turn or the result.
+
+    The points named in ``marked`` are shown with arrows inside their box (``[>  w   <]``).
+    """
+    lines = [f"{'Blue':^{CELL_WIDTH * 2 + 34}}".rstrip()]
+    for line in range(5):  # from Blue's side (line 5) down to White's (line 1)
+        left, right = POINT_NAMES[5 + line], POINT_NAMES[4 - line]
+        bar = SACRED_LINE if line == 2 else ORDINARY_LINE
+        cells = _cell(state, left, marked), _cell(state, right, marked)
+        lines.append(f"  {left} {cells[0]}{bar}{cells[1]} {right}")
+    lines.append(f"{'White':^{CELL_WIDTH * 2 + 34}}".rstrip())
+    lines.append(f"Circuit: {CIRCUIT}")
+    lines.append(" · ".join(side_summary(state, side) for side in (k.WHITE, k.BLUE)))
+    lines.append(status_line(state))
+    return "\n".join(lines)
+
+
+def side_summary(state: PenteGrammaiState, side: int) -> str:
+    """What one side has in hand and home (or stored), as a phrase."""
+    goal = POINT_NAMES[int(k.GOAL[side])]
+    if state.game.options["sacred"] == "storage":
+        home = f"{state.stored(side)} stored from {goal}"
+    else:
+        home = f"{state.home(side)} home on {goal}"
+    return f"{SIDE_NAMES[side]}: {state.hand(side)} in hand, {home}"
+
+
+def status_line(state: PenteGrammaiState) -> str:
+    """One line: the result, or whose turn and what it is: a draw, a roll or a move."""
+    outcome = state.outcome
+    if outcome is not None:
+        winner = "Draw" if outcome.winner is None else f"{SIDE_NAMES[outcome.winner]} wins"
+        return f"{winner}: {outcome.reason}."
+    side, die = state.side, state.die
+    if side is None:
+        return "Who starts is drawn: first-0 (White) or first-1 (Blue)."
+    name = SIDE_NAMES[side]
+    if die is None:
+        return f"{name} to roll the die (d1 … d6), ply {state.ply + 1}."
+    moves = [move.text for move in state.legal_moves()]
+    if moves == ["pass"]:
+        return f"{name} rolled a {die} and can neither enter nor move: pass."
+    return f"{name} rolled a {die}. Legal moves: {', '.join(moves)}"
 
 
 def parse_position(game: PenteGrammaiGame, text: str) -> PenteGrammaiState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from ludoteca.web.storage import metadata
+from ludoteca.web.schema import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - Ludoteca always passes its own connection

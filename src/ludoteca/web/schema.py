@@ -1,0 +1,127 @@
+"""The games database's tables (SQLAlchemy Core), the one description of its schema.
+
+`ludoteca.web.storage` reads and writes them; the migrations (`ludoteca.web.migrations`) bring
+a database to them. Each table's columns say what it keeps; the storage module's docstring says
+how they are used together.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("start", Text),
+    Column("resigned", Integer),
+    Column("created", String, nullable=False),
+    Column("updated", String, nullable=False),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("move_count", Integer, nullable=False, server_default="0"),
+    Column("result", Text),
+    Column("hints", Boolean, nullable=False, server_default="0"),
+    Column("clock", Text),
+    Column("clock_state", Text),
+    Column("timed_out", Integer),
+    Column("agreed", String),
+    Column("draw_offer", Integer),
+    Column("rematch_offer", Integer),
+    Column("rematch_id", String),
+    Index("games_by_update", "updated"),
+)
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("game_id", String, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String, nullable=False),
+    Column("agent", String),
+    Column("token", String),
+    Column("name", String),
+)
+moves_table = Table(
+    "moves",
+    metadata,
+    Column("game_id", String, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("played", String, nullable=False),
+)
+events_table = Table(
+    "events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("events_by_time", "at"),  # pruning old announcements reads only those
+)
+session_seats_table = Table(
+    "session_seats",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("game_id", String, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("added", String, nullable=False),
+)
+challenges_table = Table(
+    "challenges",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", Text),
+    Column("hints", Boolean, nullable=False, server_default="0"),
+    Column("poster_seat", Integer, nullable=False),
+    Column("poster_name", String, nullable=False),
+    Column("poster_session", String),
+    Column("secret", String, nullable=False),
+    Column("game_id", String, nullable=False),
+    Column("poster_token", String, nullable=False),
+    Column("status", String, nullable=False),
+    Column("accepter_name", String),
+    Column("created", String, nullable=False),
+    Column("updated", String, nullable=False),
+    Index("challenges_by_status", "status", "created"),
+)
+session_names_table = Table(
+    "session_names",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("name", String, nullable=False),
+    Column("updated", String, nullable=False),
+)
+#: One review per game (`ludoteca.analysis.review`): ``status`` is ``running`` while a server
+#: process (``owner``) works on it and beats ``heartbeat`` (epoch seconds), then ``done`` (with
+#: ``review``, the review's JSON, and ``paths``, the better moves' click paths) or ``failed``.
+#: ``moves`` is the number of moves of the game it reviews.
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String, primary_key=True),
+    Column("status", String, nullable=False),
+    Column("done", Integer, nullable=False, server_default="0"),
+    Column("total", Integer, nullable=False, server_default="0"),
+    Column("budget", Text),
+    Column("seed", Integer, nullable=False, server_default="0"),
+    Column("owner", String),
+    Column("heartbeat", Float, nullable=False, server_default="0"),
+    Column("review", Text),
+    Column("paths", Text),
+    Column("error", Text),
+    Column("moves", Integer, nullable=False, server_default="0"),
+    Column("started", String, nullable=False),
+    Column("updated", String, nullable=False),
+    Column("finished", String),
+)
+settings_table = Table(
+    "settings",
+    metadata,
+    Column("name", String, primary_key=True),
+    Column("value", Text, nullable=False),
+)
