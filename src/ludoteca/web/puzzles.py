@@ -242,7 +242,7 @@ def _verdict(game: Game, puzzle: Puzzle, move: str) -> dict[str, Any]:
             "line": [
                 {
                     "roll": reply.roll,
-                    "probability": round(reply.probability, 6),
+                    "probability": reply.probability,
                     "player": reply.player,
                     "move": reply.move,
                     "chance": round(reply.chance, 6),

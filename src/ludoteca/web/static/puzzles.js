@@ -18,7 +18,7 @@ function say(text) {
 function showRating(player, change) {
   $("player-rating").textContent = Math.round(player.rating);
   $("player-deviation").textContent = `± ${Math.round(2 * player.deviation)}`;
-  $("player-count").textContent = `${player.solved} of ${player.rated} solved`;
+  $("player-count").textContent = `${player.solved} of ${player.rated} right at the first try`;
   if (change === undefined || change === null) {
     $("rating-change").textContent = "";
   } else {
