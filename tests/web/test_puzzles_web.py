@@ -12,12 +12,15 @@ import html
 import math
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
+from sqlalchemy import inspect
 
 from ludoteca.analysis.glicko2 import Rating, expected_score, rate, rate_pair
 from ludoteca.analysis.puzzles import MARGIN, move_chances
@@ -25,8 +28,10 @@ from ludoteca.core.registry import game_class, game_ids
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.boards import board_of
 from ludoteca.web.guards import SESSION_COOKIE
-from ludoteca.web.puzzle_store import Rated
+from ludoteca.web.migrations import alembic_config
+from ludoteca.web.puzzle_store import PuzzleStore, Rated
 from ludoteca.web.puzzles import PER_PAGE, choose, games_with_puzzles, puzzle_set
+from ludoteca.web.storage import GameStore
 from tests.web.server import running_server
 
 SETTINGS = ServerSettings(game_rate=0, hint_rate=0, warm_up=False)
@@ -346,6 +351,46 @@ def test_the_pages_link_the_puzzles(sqlite_client: TestClient) -> None:
     assert 'id="player-rating">1500<' in page.text and "puzzles.js" in page.text
     assert re.search('href="[^"]*/puzzles">Puzzles</a>', sqlite_client.get("/").text)
     assert 'id="puzzles-link"' in sqlite_client.get("/learn").text
+
+
+def test_the_migration_adds_the_puzzle_tables_and_takes_them_away(database: str) -> None:
+    tables = {"puzzle_ratings", "puzzle_players", "puzzle_attempts"}
+    store = GameStore(database)
+    try:
+        assert tables <= set(inspect(store.engine).get_table_names())
+        config = alembic_config()
+        with store.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0004")
+        assert not tables & set(inspect(store.engine).get_table_names())
+    finally:
+        store.close()
+    store = GameStore(database)  # opening upgrades the database again
+    try:
+        assert tables <= set(inspect(store.engine).get_table_names())
+        ratings = PuzzleStore(store)
+        answered = ratings.answer("someone", GAME, f"{GAME}-1", True)
+        assert answered.rated and ratings.player("someone", GAME) == answered.player
+    finally:
+        store.close()
+
+
+def test_answers_at_the_same_moment_lose_no_update(database: str) -> None:
+    store = GameStore(database)
+    try:
+        ratings = PuzzleStore(store)
+        sessions = [f"player-{number}" for number in range(8)]
+        with ThreadPoolExecutor(len(sessions)) as pool:
+            answers = list(pool.map(lambda s: ratings.answer(s, GAME, f"{GAME}-7", True), sessions))
+        stored = ratings.puzzles(GAME)[f"{GAME}-7"]
+        assert (stored.rated, stored.solved) == (len(sessions), len(sessions))
+        # A chain: each answer was rated against the puzzle as the answer before left it.
+        befores = sorted((a.puzzle_before.rating.rating for a in answers), reverse=True)
+        afters = sorted((a.puzzle.rating.rating for a in answers), reverse=True)
+        assert befores[0] == 1500 and befores[1:] == afters[:-1]
+        assert stored.rating.rating == afters[-1] < 1500
+    finally:
+        store.close()
 
 
 # -- in Chromium ------------------------------------------------------------------------------
