@@ -111,8 +111,8 @@ async def _find(request: Request, puzzle_id: str) -> tuple[Game, int, Puzzle]:
 
 def _task(game: Game, puzzle: Puzzle) -> str:
     return (
-        f"{puzzle.to_move} to move: find the clearly best move (it wins at least "
-        f"{MARGIN:.0%} more often than any other, with best play afterwards)."
+        f"{puzzle.to_move} to move: find the clearly best move. Its winning chance, with "
+        f"best play afterwards, is at least {MARGIN * 100:.0f} points above every other move's."
     )
 
 
