@@ -31,12 +31,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request, Response
 from fastapi.responses import HTMLResponse
+from pydantic import Field
 
 from ludoteca.analysis.glicko2 import Rating
 from ludoteca.analysis.puzzles import MARGIN, Puzzle, engine_line, judge, load
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
 from ludoteca.core.registry import game_class, game_ids, make
+from ludoteca.web.api import MAX_MOVE_TEXT
 from ludoteca.web.boards import board_of
 from ludoteca.web.catalogue import entry
 from ludoteca.web.errors import BadRequestError, NotFoundError, http_error
@@ -192,7 +194,10 @@ async def answer_puzzle(
     request: Request,
     response: Response,
     puzzle_id: str,
-    moves: Annotated[list[str], Body(embed=True, max_length=MAX_MOVES)],
+    moves: Annotated[
+        list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]],
+        Body(embed=True, max_length=MAX_MOVES),
+    ],
 ) -> dict[str, Any]:
     """Check one move against the puzzle; rate the player's first answer to it."""
     game, number, puzzle = await _find(request, puzzle_id)
