@@ -232,3 +232,56 @@ def judge(game: Game, puzzle: Puzzle, move: str) -> tuple[bool, str]:
     return False, (
         f"{text} wins {played:.1%} of the time with best play; {puzzle.solution} wins {best:.1%}."
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The opponent's best reply after a move, by the exact values (`engine_line`).
+
+    Attributes:
+        roll: The chance outcome before the reply (``d4``), or ``None`` where none comes first.
+        probability: The chance of that outcome (1 without one).
+        player: The name of the player who replies.
+        move: The best reply, or ``None`` when the game is over after the roll.
+        chance: The replying player's exact winning chance after the best reply.
+    """
+
+    roll: str | None
+    probability: float
+    player: str
+    move: str | None
+    chance: float
+
+
+def engine_line(game: Game, puzzle: Puzzle, move: str | None = None) -> list[Reply]:
+    """The engine's line after ``move`` (default: the solution): each roll's best reply.
+
+    After the move the opponent rolls (where the game has dice); for every outcome the line
+    gives the exact best reply and the replier's winning chance. Empty when the move ends the
+    game.
+
+    Raises:
+        LudotecaError: The move is not legal in the puzzle's position.
+    """
+    state = game.parse_state(puzzle.position).apply(move or puzzle.solution)
+    if state.is_over:
+        return []
+    branches = state.chance_outcomes() if state.to_move == CHANCE else ((None, 1.0),)
+    line = []
+    for outcome, probability in branches:
+        after = state if outcome is None else state.apply(outcome)
+        roll = None if outcome is None else outcome.text
+        if after.is_over or after.to_move is None or after.to_move == CHANCE:
+            continue
+        chances = move_chances(after)
+        best = max(chances, key=lambda m: (chances[m], m))
+        line.append(
+            Reply(
+                roll=roll,
+                probability=probability,
+                player=game.player_names[after.to_move],
+                move=best,
+                chance=chances[best],
+            )
+        )
+    return line
