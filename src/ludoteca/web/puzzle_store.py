@@ -29,13 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    Index,
-    Integer,
-    String,
-    Table,
     select,
     update,
 )
@@ -45,46 +38,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
 from ludoteca.analysis.glicko2 import Rating, rate_pair
-from ludoteca.web.storage import GameStore, metadata, now_stamp, unavailable
-
-
-def _rating_columns() -> list[Column[Any]]:
-    return [
-        Column("rating", Float, nullable=False),
-        Column("deviation", Float, nullable=False),
-        Column("volatility", Float, nullable=False),
-        Column("rated", Integer, nullable=False, server_default="0"),
-        Column("solved", Integer, nullable=False, server_default="0"),
-        Column("updated", String, nullable=False),
-    ]
-
-
-puzzle_ratings_table = Table(
-    "puzzle_ratings",
-    metadata,
-    Column("puzzle_id", String, primary_key=True),
-    Column("game", String, nullable=False),
-    *_rating_columns(),
-)
-puzzle_players_table = Table(
-    "puzzle_players",
-    metadata,
-    Column("session", String, primary_key=True),
-    Column("game", String, primary_key=True),
-    *_rating_columns(),
-)
-puzzle_attempts_table = Table(
-    "puzzle_attempts",
-    metadata,
-    Column("session", String, primary_key=True),
-    Column("puzzle_id", String, primary_key=True),
-    Column("game", String, nullable=False),
-    Column("first_right", Boolean, nullable=False),
-    Column("solved", Boolean, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("updated", String, nullable=False),
-    Index("puzzle_attempts_by_game", "session", "game"),
-)
+from ludoteca.web.schema import puzzle_attempts_table, puzzle_players_table, puzzle_ratings_table
+from ludoteca.web.storage import GameStore, now_stamp, unavailable
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ how they are used together.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
@@ -124,4 +126,46 @@ settings_table = Table(
     metadata,
     Column("name", String, primary_key=True),
     Column("value", Text, nullable=False),
+)
+
+
+# -- puzzles (`ludoteca.web.puzzle_store`): Glicko-2 ratings of puzzles and players, answers ---
+
+
+def _rating_columns() -> list[Column[Any]]:
+    return [
+        Column("rating", Float, nullable=False),
+        Column("deviation", Float, nullable=False),
+        Column("volatility", Float, nullable=False),
+        Column("rated", Integer, nullable=False, server_default="0"),
+        Column("solved", Integer, nullable=False, server_default="0"),
+        Column("updated", String, nullable=False),
+    ]
+
+
+puzzle_ratings_table = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("puzzle_id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    *_rating_columns(),
+)
+puzzle_players_table = Table(
+    "puzzle_players",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("game", String, primary_key=True),
+    *_rating_columns(),
+)
+puzzle_attempts_table = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("puzzle_id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    Column("first_right", Boolean, nullable=False),
+    Column("solved", Boolean, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("updated", String, nullable=False),
+    Index("puzzle_attempts_by_game", "session", "game"),
 )
