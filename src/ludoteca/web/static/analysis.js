@@ -328,7 +328,15 @@ function renderTree() {
   tree.append(first);
   renderFrom(root, tree);
   $("delete-branch").disabled = current === root;
-  tree.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  // Keep the current move in view inside the list, without scrolling the page itself.
+  const mark = tree.querySelector(".current");
+  if (mark) {
+    const top = mark.offsetTop; // the list is positioned: its own offset parent
+    if (top < tree.scrollTop) tree.scrollTop = top;
+    else if (top + mark.offsetHeight > tree.scrollTop + tree.clientHeight) {
+      tree.scrollTop = top + mark.offsetHeight - tree.clientHeight;
+    }
+  }
 }
 
 $("delete-branch").addEventListener("click", () => {
