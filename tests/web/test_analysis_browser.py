@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from ludoteca.core import records
 from ludoteca.core.registry import make
@@ -108,3 +108,43 @@ def test_the_game_page_opens_its_position_on_the_analysis_board(page: Page, base
     page.click("#analyse")
     expect(page.locator("#tree .tree-move.current")).to_have_attribute("data-move", move)
     expect(page.locator("#evaluation")).to_contain_text("MCTS")
+
+
+def test_a_finished_games_replay_opens_the_position_shown(page: Page, base: str) -> None:
+    created = httpx.post(
+        f"{base}/api/games", json={"game": "splinter", "seats": ["human", "human"]}
+    ).json()
+    token = created["seats"][0]["token"]
+    moves = created["game"]["legal_moves"][:1]
+    httpx.post(f"{base}/api/games/{created['id']}/moves", json={"move": moves[0], "token": token})
+    httpx.post(f"{base}/api/games/{created['id']}/resign", json={"token": token})
+    page.goto(f"{base}/games/{created['id']}")
+    expect(page.locator("#result")).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#analyse")).to_have_attribute("href", re.compile(r"ply=0"))
+    page.click("#analyse")
+    expect(page.locator("#ply-label")).to_have_text(re.compile(r"^Start \(line of 1 ply\)"))
+    expect(page.locator(f'#tree .tree-move[data-move="{moves[0]}"]')).to_be_visible()
+
+
+def test_a_roll_among_many_is_drawn_at_random(page: Page, base: str) -> None:
+    page.goto(f"{base}/analysis/steppin_stones")
+    expect(page.locator("#moves-title")).to_have_text("Choose the roll (1296)")
+    expect(page.locator("#choices button.move-choice")).to_have_count(0)
+    page.click("#random-roll")
+    expect(page.locator("#tree .tree-move")).to_have_count(2)
+    expect(page.locator("#evaluation")).to_contain_text("playouts of the expert")
+
+
+@pytest.mark.parametrize("game_id", ["salta", "splinter", "steppin_stones"])
+def test_nothing_overflows_at_phone_width(browser: Browser, base: str, game_id: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.goto(f"{base}/analysis/{game_id}")
+        expect(phone.locator("#tree .tree-move.current")).to_be_visible()
+        phone.wait_for_load_state("networkidle")
+        width = phone.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"the {game_id} analysis board is {width}px wide"
+    finally:
+        context.close()

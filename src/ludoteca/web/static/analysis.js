@@ -7,6 +7,7 @@
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
 const SEPARATOR = ",";
+const MAX_ROLL_BUTTONS = 36; // more rolls than this (Steppin' Stones' 1,296) are typed or drawn
 const query = new URLSearchParams(location.search);
 const optionsText = query.get("options"); // kept as given: the link carries it on
 let nextId = 0;
@@ -196,6 +197,16 @@ function choiceButton(text, title) {
   return button;
 }
 
+// A chance outcome drawn by its probability (for "Roll at random").
+function drawOutcome(outcomes) {
+  let left = Math.random();
+  for (const outcome of outcomes) {
+    left -= outcome.probability;
+    if (left < 0) return outcome.move;
+  }
+  return outcomes[outcomes.length - 1].move;
+}
+
 function showChoices() {
   const box = $("choices");
   box.replaceChildren();
@@ -210,12 +221,24 @@ function showChoices() {
   for (const id of clicks) regionElement(id)?.classList.add("selected");
   for (const id of next) regionElement(id)?.classList.add("next");
   if (shown.is_chance) {
-    $("moves-title").textContent = "Choose the roll";
-    for (const outcome of shown.chance_outcomes) {
-      const share = `${Math.round(outcome.probability * 1000) / 10}%`;
-      const button = choiceButton(`${outcome.label} (${share})`, outcome.move);
-      box.append(button);
+    const outcomes = shown.chance_outcomes;
+    $("moves-title").textContent = `Choose the roll (${outcomes.length})`;
+    if (outcomes.length <= MAX_ROLL_BUTTONS) {
+      for (const outcome of outcomes) {
+        const share = `${Math.round(outcome.probability * 1000) / 10}%`;
+        box.append(choiceButton(`${outcome.label} (${share})`, outcome.move));
+      }
+    } else {
+      const note = document.createElement("span");
+      note.textContent = `${outcomes.length} possible rolls: type one, as ${outcomes[0].move}, or`;
+      box.append(note);
     }
+    const random = document.createElement("button");
+    random.type = "button";
+    random.id = "random-roll";
+    random.textContent = "Roll at random";
+    random.addEventListener("click", () => play(drawOutcome(outcomes)));
+    box.append(random);
     return;
   }
   const legal = shown.legal_moves;
