@@ -2,7 +2,8 @@
 online play: the lobby and a game with clocks, on a desktop and on a phone
 (``lobby-desktop.png``, ``lobby-phone.png``, ``clock-game-desktop.png``, ``clock-game-phone.png``),
 and of each game's review (``review-<game>.png``: a short game of random moves, reviewed by the
-server, with its worst move shown).
+server, with its worst move shown), and of the analysis board (``analysis-desktop.png``,
+``analysis-phone.png``, `tests.web.screenshots_analysis`).
 
 Run ``make screenshots`` (or ``.venv/bin/python -m tests.web.screenshots [OUTPUT_DIR]``). It
 starts a server on a temporary database, plays a few seeded random moves in each game so the
@@ -21,6 +22,7 @@ from playwright.sync_api import sync_playwright
 
 import ludoteca
 from ludoteca.web.app import ServerSettings
+from tests.web.screenshots_analysis import save_analysis_screenshots
 from tests.web.server import CHROMIUM, CHROMIUM_ARGS, running_server
 
 OPENING_PLIES = 6
@@ -200,6 +202,7 @@ if __name__ == "__main__":
             *save_screenshots(folder),
             *save_online_screenshots(folder),
             *save_review_screenshots(folder),
+            *save_analysis_screenshots(folder),
         ]
     for path in made:
         print(f"wrote {path}")

@@ -30,7 +30,7 @@ from starlette.routing import Match
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
-from ludoteca.web import api, lessons, pages, puzzles
+from ludoteca.web import analysis, api, lessons, pages, puzzles
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
@@ -206,6 +206,8 @@ def create_app(
     app.include_router(lessons.pages)
     app.include_router(puzzles.router)
     app.include_router(puzzles.pages)
+    app.include_router(analysis.router)
+    app.include_router(analysis.pages)
     app.add_api_route(
         "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
     )

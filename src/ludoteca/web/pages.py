@@ -110,6 +110,8 @@ async def _board(request: Request, live: LiveGame, session: str | None) -> Respo
         "game": live.game.id,
         "tokens": {str(seat): t for seat, t in seats.items()},
         "invites": _invites(request, live, seats),
+        "start": live.start.to_text(),  # the analysis board's link starts there
+        "analysis": str(request.url_for("analysis_page", game_id=live.game.id)),
     }
     return TEMPLATES.TemplateResponse(
         request,

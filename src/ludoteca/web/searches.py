@@ -144,8 +144,9 @@ class SearchJob:
     """What a worker needs: the rules, the position and who plays.
 
     Attributes:
-        kind: ``"move"`` (the agent's move), ``"hint"`` (`ludoteca.ai.hint`) or ``"review"``
-            (one position of a review: ``task``).
+        kind: ``"move"`` (the agent's move), ``"hint"`` (`ludoteca.ai.hint`), ``"evaluate"``
+            (the analysis board's `ludoteca.analysis.position.evaluate`, ``task`` its budget)
+            or ``"review"`` (one position of a review: ``task``).
         game: The game id.
         options: The game's options.
         position: The position text (`State.to_text`).
@@ -263,7 +264,11 @@ def _worker_main(
             else:
                 game = make(job.game, **job.options)
                 state = game.parse_state(job.position)
-                if job.kind == "hint":
+                if job.kind == "evaluate":  # the analysis board: ``task`` is the budget
+                    from ludoteca.analysis.position import evaluate
+
+                    answer = ("ok", evaluate(state, budget=job.task, seed=job.seed))
+                elif job.kind == "hint":
                     found = hint(state)
                     answer = (
                         "ok",

@@ -96,6 +96,7 @@ function render() {
   $("replay").hidden = outcome === null;
   if (outcome === null) replayAt = null;
   updateReplayLabel();
+  updateAnalyseLink();
   reviewHooks.render();
   holder.classList.toggle("my-turn", myTurn());
   showChoices();
@@ -660,11 +661,21 @@ async function showPosition(target) {
     $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
     $("status").textContent = replayAt === null ? board.status : shown.status;
     updateReplayLabel();
+    updateAnalyseLink();
     reviewHooks.shown(target);
   } catch (failure) {
     if (ticket === asked) wanted = null;
     say(failure.message);
   }
+}
+
+// "Analyse" opens the analysis board on the game's moves, at the position shown.
+function updateAnalyseLink() {
+  const at = replayAt === null ? game.ply : replayAt;
+  const link = new URLSearchParams({ position: page.start, options: JSON.stringify(game.options) });
+  if (game.moves.length) link.set("line", game.moves.map((move) => move.text).join(","));
+  if (at !== game.ply) link.set("ply", String(at));
+  $("analyse").href = `${page.analysis}?${link}`;
 }
 
 function stepReplay(how) {
