@@ -115,6 +115,10 @@ def test_sign_up_logs_in_and_claims_the_browsers_games(first: TestClient) -> Non
     profile = first.get("/api/players/ada_1").json()
     assert profile["name"] == "Ada_1" and [g["id"] for g in profile["recent"]] == [game["id"]]
     assert first.get("/api/session").json() == {"name": "Ada_1"}  # the account's name plays
+    renamed = first.post("/api/session/name", json={"name": "Someone else"})
+    assert_error(renamed, 409, "logged in as 'Ada_1'")
+    first.post("/api/logout")
+    assert first.post("/api/session/name", json={"name": "Someone else"}).status_code == 200
 
 
 def test_a_second_browser_logged_in_plays_the_accounts_seats(

@@ -324,6 +324,16 @@ async def profile_page(request: Request, name: str) -> Response:
 # -- helpers ----------------------------------------------------------------------------------
 
 
+async def refuse_if_logged_in(request: Request) -> None:
+    """Refuse (409) a display name for a browser logged in: it plays under the account's."""
+    account = await _service(request).read(_accounts(request).of_session, session_of(request))
+    if account is not None:
+        raise ConflictError(
+            f"this browser is logged in as {account.name!r} and plays under that name; "
+            "log out (POST /api/logout) to play anonymously under another"
+        )
+
+
 def _service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
