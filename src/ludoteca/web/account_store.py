@@ -11,7 +11,8 @@ account's own key (``account:<id>``), which keeps:
 
 So the account holds its seats on any device, and a browser that is no longer logged in holds
 none of them. Deleting an account removes its row, its logins and which seats it held; its games
-stay, with its seats' names replaced by `DELETED_NAME`. Each method is one transaction.
+stay, with its seats' names replaced by `DELETED_NAME`; the puzzle ratings of its logged-in
+browsers go too. Each method is one transaction.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from ludoteca.web.schema import (
     accounts_table,
     challenges_table,
     games_table,
+    puzzle_attempts_table,
+    puzzle_players_table,
     seats_table,
     session_names_table,
     session_seats_table,
@@ -228,7 +231,8 @@ class AccountStore:
                 .where(challenges_table.c.poster_session.in_(keys))
                 .values(poster_name=DELETED_NAME, poster_session=None)
             )
-            db.execute(delete(session_seats_table).where(session_seats_table.c.session.in_(keys)))
+            for table in (session_seats_table, puzzle_players_table, puzzle_attempts_table):
+                db.execute(delete(table).where(table.c.session.in_(keys)))
             db.execute(delete(session_names_table).where(session_names_table.c.session.in_(keys)))
             db.execute(
                 delete(account_logins_table).where(account_logins_table.c.account_id == account_id)
