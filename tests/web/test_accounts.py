@@ -158,6 +158,24 @@ def test_log_out_leaves_the_seats_with_the_account(first: TestClient, second: Te
     assert held_tokens(second, game["id"]) != {}
 
 
+def test_switching_accounts_leaves_each_its_own_seats(
+    first: TestClient, second: TestClient
+) -> None:
+    sign_up(first, "Ada")
+    ada_game = new_game(first)
+    sign_up(first, "Bob")  # signing up while logged in as Ada: Ada's seats stay hers
+    assert held_tokens(first, ada_game["id"]) == {}
+    bob_game = new_game(first)
+    assert log_in(first, "Ada").status_code == 200  # and back: Bob's stay his
+    assert held_tokens(first, ada_game["id"]) != {}
+    assert held_tokens(first, bob_game["id"]) == {}
+    assert log_in(second, "Bob").status_code == 200
+    assert held_tokens(second, bob_game["id"]) != {}
+    assert held_tokens(second, ada_game["id"]) == {}
+    assert [g["id"] for g in second.get("/api/players/Bob").json()["recent"]] == [bob_game["id"]]
+    assert [g["id"] for g in second.get("/api/players/Ada").json()["recent"]] == [ada_game["id"]]
+
+
 def test_log_in_refuses_a_wrong_name_or_password_with_one_message(first: TestClient) -> None:
     sign_up(first)
     first.post("/api/logout")

@@ -113,7 +113,10 @@ class AccountStore:
     # -- accounts -------------------------------------------------------------------------------
 
     def create(self, name: str, password_hash: str, login: Login, anonymous: str | None) -> Account:
-        """A new account, logged in as ``login``; the seats of ``anonymous`` become its own.
+        """A new account, logged in as ``login``, taking over the browser's session before.
+
+        The seats of ``anonymous`` (the browser's session before) become the account's, unless
+        it was logged in to another account, whose seats they stay (`_take_over`).
 
         Raises:
             NameTakenError: An account has this name in some case.
@@ -134,11 +137,7 @@ class AccountStore:
                     created=account.created,
                 )
             )
-            if anonymous is not None:
-                _move_seats(db, anonymous, ACCOUNT_SEATS_PREFIX + account.id)
-                db.execute(
-                    delete(session_names_table).where(session_names_table.c.session == anonymous)
-                )
+            _take_over(db, account.id, anonymous)
             _insert_login(db, account.id, login)
         return account
 
@@ -249,16 +248,7 @@ class AccountStore:
         seats become the account's.
         """
         with self._write() as db:
-            if previous is not None:
-                before = db.execute(
-                    select(account_logins_table.c.account_id).where(
-                        account_logins_table.c.session == previous
-                    )
-                ).scalar()
-                if before is not None:
-                    _end_login(db, str(before), previous)
-                else:
-                    _move_seats(db, previous, ACCOUNT_SEATS_PREFIX + account_id)
+            _take_over(db, account_id, previous)
             _insert_login(db, account_id, login)
 
     def log_out(self, session: str) -> None:
@@ -389,6 +379,24 @@ def _insert_login(db: Connection, account_id: str, login: Login) -> None:
             agent=login.agent,
         )
     )
+
+
+def _take_over(db: Connection, account_id: str, previous: str | None) -> None:
+    """The browser session ``previous`` makes way for a login to ``account_id``.
+
+    Logged in (to any account), its login ends and its seats stay that account's; anonymous,
+    its seats are the account's now and its display name goes.
+    """
+    if previous is None:
+        return
+    before = db.execute(
+        select(account_logins_table.c.account_id).where(account_logins_table.c.session == previous)
+    ).scalar()
+    if before is not None:
+        _end_login(db, str(before), previous)
+        return
+    _move_seats(db, previous, ACCOUNT_SEATS_PREFIX + account_id)
+    db.execute(delete(session_names_table).where(session_names_table.c.session == previous))
 
 
 def _end_login(db: Connection, account_id: str, session: str) -> None:
