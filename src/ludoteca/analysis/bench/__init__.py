@@ -17,10 +17,10 @@ Three measurements per game (docs/bench.md describes them and the JSON):
 Every figure comes with the process's CPU time beside the wall time and the load average at the
 start and end of its run, so a figure measured on a busy machine says so.
 
-The work is split by job: `ludoteca.analysis.bench.playouts` (random playouts),
-`~.mcts` (the searches and their positions), `~.cold` (cold compile), `~.vector` (batched
-environments), `~.measure` (the meter and the machine) and `~.rows` (what is measured); every
-name is importable from here.
+The package is split by job, in modules of ``ludoteca.analysis.bench``: ``playouts`` (random
+playouts), ``mcts`` (the searches and their positions), ``cold`` (cold compile), ``vector``
+(batched environments), ``measure`` (the meter and the machine) and ``rows`` (what is measured).
+Every name is importable from the package itself.
 """
 
 from ludoteca.analysis.bench.cold import ColdResult, bench_cold
