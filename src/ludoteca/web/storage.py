@@ -19,7 +19,7 @@ committed.
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server being
 killed; a power cut may lose the last moments (see docs/deploy.md). The schema is managed by
 Alembic (`ludoteca.web.migrations`) from the tables of `ludoteca.web.schema`; opening a database
-upgrades it in place.
+upgrades it in place (and `ludoteca.web.backfill` fills in what a migration left to the rules).
 
 `GameStore` is synchronous and thread-safe; the service calls it from worker threads so the
 event loop never waits on the disk.
@@ -319,9 +319,11 @@ class GameStore:
         )
         try:
             self._check_foreign(opening, location)
+            from ludoteca.web.backfill import fill_missing_results
             from ludoteca.web.migrations import upgrade
 
             upgrade(opening)
+            fill_missing_results(opening)  # results the schema's revision 0002 left to the rules
         except StorageError:
             self.engine.dispose()
             raise

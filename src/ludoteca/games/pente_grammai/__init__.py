@@ -57,7 +57,14 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.info import GameInfo, LearnedPlayer, LevelSetting, PieceStyle, View
+from ludoteca.core.info import (
+    BenchRow,
+    GameInfo,
+    LearnedPlayer,
+    LevelSetting,
+    PieceStyle,
+    View,
+)
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.pente_grammai import heuristics, view
 from ludoteca.games.pente_grammai import kernels as k
@@ -139,6 +146,15 @@ class PenteGrammaiGame(KernelGame):
         puzzles=Path(__file__).with_name("puzzles.json"),
         view=View.of(view),
         piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
+        bench_rows=(
+            BenchRow(
+                {"sacred": "storage"},
+                "storage",
+                "the storage reading (sacred=storage), the one closest to Ludii's: a counter "
+                "leaves the circuit on reaching its goal and every point holds one counter, so "
+                "games are short",
+            ),
+        ),
     )
 
     def __init__(self, **options: object) -> None:
