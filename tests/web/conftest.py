@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from ludoteca.web.app import create_app
 from tests.web.server import CHROMIUM, CHROMIUM_ARGS, TEST_SETTINGS
@@ -84,6 +84,9 @@ def browser() -> Iterator[Browser]:
 
 #: How long a browser action may wait: a safety net against a hang, never a bound on speed.
 BROWSER_TIMEOUT = 60_000
+# Playwright's assertions wait 5 s by default, whatever the page's own limit: on a busy machine
+# a search's answer or a server's reply can take longer without anything being wrong.
+expect.set_options(timeout=BROWSER_TIMEOUT)
 
 
 @pytest.fixture
