@@ -57,7 +57,14 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.info import GameInfo, LearnedPlayer, LevelSetting, PieceStyle, View
+from ludoteca.core.info import (
+    GameInfo,
+    LearnedPlayer,
+    LevelSetting,
+    PieceStyle,
+    RegionStyle,
+    View,
+)
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.pente_grammai import heuristics, view
 from ludoteca.games.pente_grammai import kernels as k
@@ -138,7 +145,14 @@ class PenteGrammaiGame(KernelGame):
         lessons=Path(__file__).with_name("lessons.toml"),
         puzzles=Path(__file__).with_name("puzzles.json"),
         view=View.of(view),
-        piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
+        piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#1b2a4a", text="#fff")),
+        # White and dark blue pieces share every place: mid-tone places that both stand out
+        # from by WCAG's 3:1 or more.
+        region_styles=(
+            RegionStyle("point", "#a09070"),
+            RegionStyle("sacred", "#b08a30"),
+            RegionStyle("hand", "#7f8fa3"),
+        ),
     )
 
     def __init__(self, **options: object) -> None:
