@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -93,17 +94,29 @@ def running_server(
         thread.join(timeout=10)
 
 
-def serve_process(port: int, data_home: Path) -> subprocess.Popen[str]:
+def serve_process(
+    port: int,
+    data_home: Path,
+    *options: str,
+    open_files: tuple[int, int] | None = None,
+) -> subprocess.Popen[str]:
     """``ludoteca serve`` in a child process on ``port``, its data under ``data_home``.
 
     The child hears SIGINT even when the test run was started in the background (which ignores
-    it, and children inherit that).
+    it, and children inherit that). ``options`` are more of the command's options;
+    ``open_files`` (soft, hard) starts it with that limit of open files.
     """
+
+    def prepare_child() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, open_files)
+
     return subprocess.Popen(
-        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port)],
+        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "XDG_DATA_HOME": str(data_home)},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=prepare_child,
     )

@@ -11,8 +11,11 @@ import contextlib
 import json
 import logging
 import os
+import resource
 import select
+import signal
 import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +34,9 @@ from ludoteca.web.connections import ConnectionLimits
 from ludoteca.web.errors import BusyError
 from ludoteca.web.reviews import MAX_RUNNING
 from ludoteca.web.service import MAX_NAME, GameService
-from tests.web.server import running_server
+from tests.support import flat
+from tests.web.server import free_port, running_server, serve_process
+from tests.web.test_online import eventually
 from tests.web.test_review import BUDGET, ONE_REVIEW_WORKER, finished_game
 
 #: Seconds a request may take: with no warm-up, the first use of a game compiles its kernels
@@ -447,3 +452,56 @@ def test_the_openapi_schema_is_as_strict_as_the_server(tmp_path: Path) -> None:
         assert answer.status_code == 400 and "challenge_id" in answer.json()["error"]
         answer = client.post("/api/session/name", json={"name": "x" * (MAX_NAME + 1)})
         assert answer.status_code == 400 and f"at most {MAX_NAME}" in answer.json()["error"]
+
+
+def _lobby_answers(base: str, process: subprocess.Popen[str]) -> bool:
+    if process.poll() is not None:
+        pytest.fail(f"the server stopped: {process.communicate()[1]}")
+    try:
+        return httpx.get(f"{base}/api/lobby").status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def _stop(process: subprocess.Popen[str]) -> str:
+    """Stop the server with Ctrl+C; what it printed."""
+    process.send_signal(signal.SIGINT)
+    printed, _ = process.communicate(timeout=120)
+    return printed
+
+
+def test_idle_connections_beyond_the_inherited_file_limit_leave_room_for_requests(
+    tmp_path: Path,
+) -> None:
+    """`ludoteca serve` raises its limit of open files: started with a soft limit of 256 (the
+    common 1,024 scaled down), it answers a request beside 300 idle connections, which its
+    request timeout (an hour here) does not close meanwhile."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1024:
+        pytest.skip(f"this machine allows only {hard} open files per process")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = serve_process(port, tmp_path, "--request-timeout", "3600", open_files=(256, hard))
+    idle: list[socket.socket] = []
+    try:
+        eventually(lambda: _lobby_answers(base, process), "the server to answer", 600)
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(300)]
+        # A safety net against a hang, not a bound on speed: without room for another
+        # connection the request is never accepted.
+        answer = httpx.get(f"{base}/api/session", timeout=120)
+        assert answer.status_code == 200
+    finally:
+        for connection in idle:
+            connection.close()
+        _stop(process)
+
+
+def test_a_server_says_when_the_system_allows_few_connections(tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = serve_process(port, tmp_path, open_files=(256, 1000))
+    try:
+        eventually(lambda: _lobby_answers(base, process), "the server to answer", 600)
+    finally:
+        printed = _stop(process)
+    assert "lets a process open 1,000 files (ulimit -Hn)" in flat(printed)

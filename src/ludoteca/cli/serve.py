@@ -37,6 +37,12 @@ MAX_WORKERS = 64
 GRACEFUL_SECONDS = 1
 #: The largest value of the timeout options, in seconds.
 MAX_TIMEOUT = 3600
+#: Open files a server process asks for (every connection is one), up to the system's hard
+#: limit: with the common soft limit of 1,024, a thousand idle connections left nothing for
+#: real requests, even though idle ones are closed after ``--request-timeout``.
+OPEN_FILES = 65_536
+#: Below this many open files a server says that its connections are few.
+FEW_OPEN_FILES = 4_096
 
 
 class ServeError(LudotecaError):
@@ -219,6 +225,27 @@ def bind(host: str, port: int) -> socket.socket:
     return listener
 
 
+def raise_open_file_limit(wanted: int = OPEN_FILES) -> int | None:
+    """Raise this process's soft limit of open files to ``wanted`` (or the hard limit, if lower).
+
+    Returns the soft limit now (``None``: no limit, or not a Unix). The server processes
+    ``--workers`` starts inherit it.
+    """
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return soft
+
+
 def serve_command(arguments: argparse.Namespace, console: Console, read_line: object) -> int:
     """Run the server until interrupted; return the exit status."""
     from ludoteca.cli.warmup import PreparationReport
@@ -242,6 +269,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
         raise ServeError(str(error)) from None
     shown_db = store.shown
     store.close()
+    open_files = raise_open_file_limit()
     listener = bind(arguments.host, port)
     shown_host = f"[{arguments.host}]" if ":" in arguments.host else arguments.host
     processes = f" in {workers} processes" if workers > 1 else ""
@@ -249,6 +277,11 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
         f"Ludoteca is running at [bold]http://{escape(shown_host)}:{port}/[/bold]{processes} "
         f"(games saved in {escape(shown_db)}). Press Ctrl+C to stop."
     )
+    if open_files is not None and open_files < FEW_OPEN_FILES:
+        console.print(
+            f"This system lets a process open {open_files:,} files (ulimit -Hn), so each server "
+            "process holds fewer connections than that; raise the hard limit for more."
+        )
 
     # One preparation for every server process; each reads the outcomes from this directory.
     status_dir = Path(tempfile.mkdtemp(prefix="ludoteca-prepare-"))
