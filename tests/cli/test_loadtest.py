@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ludoteca.cli import main
-from ludoteca.cli.loadtest import LoadTest, LoadTestError, Settings, is_loopback, parse_target
+from ludoteca.loadtest import LoadTest, LoadTestError, Settings, is_loopback, parse_target
 from ludoteca.web.app import ServerSettings
 from tests.support import run
 from tests.web.server import free_port, running_server
@@ -315,9 +315,9 @@ def test_watchers_connect_through_another_url_than_the_moves() -> None:
     )
     test = LoadTest(settings, progress=None)
     for moves in range(3):
-        chosen = {test._watch_target(moves, turn) for turn in range(4)}
+        chosen = {test.watchers.target_for(moves, turn) for turn in range(4)}
         assert chosen == set(range(3)) - {moves}  # the other two, in turn
     targets[1].down_until = time.monotonic() + 60  # a stopped process is passed over
-    assert test._watch_target(0, 0) == 2
+    assert test.watchers.target_for(0, 0) == 2
     targets[2].down_until = time.monotonic() + 60  # only the moves' process is left
-    assert test._watch_target(0, 0) == 0
+    assert test.watchers.target_for(0, 0) == 0

@@ -17,6 +17,7 @@ from ludoteca.ai.levels import LevelSetting as LevelSettingFromAI
 from ludoteca.ai.levels import rollout_plies
 from ludoteca.core import (
     DEFAULT_LEVELS,
+    BenchRow,
     GameInfo,
     LevelSetting,
     PieceStyle,
@@ -82,6 +83,28 @@ def test_inconsistent_declarations_are_listed() -> None:
         "levels must be a tuple of five LevelSetting values (see levels_with)"
     ]
     assert declaration_problems("levels") == ["info must be a ludoteca.core.GameInfo; got str"]
+
+
+@pytest.mark.parametrize("game_id", ludoteca.game_ids())
+def test_each_declared_bench_row_makes_a_game(game_id: str) -> None:
+    for row in ludoteca.make(game_id).info.bench_rows:
+        assert ludoteca.make(game_id, **row.options).options != ludoteca.make(game_id).options
+        assert row.label and row.measures
+
+
+def test_the_bench_rows_are_declared_by_their_games() -> None:
+    labels = {g: [r.label for r in ludoteca.make(g).info.bench_rows] for g in ludoteca.game_ids()}
+    assert labels == {
+        "pente_grammai": ["storage"],
+        "salt_n_pepper": [],
+        "salta": ["play phase"],
+        "splinter": [],
+        "steppin_stones": [],
+    }
+    assert ludoteca.make("salta").info.bench_rows[0].options == {"scoring": "simplified"}
+    assert declaration_problems(GameInfo(bench_rows=[BenchRow({}, "x", "y")])) == [  # type: ignore[arg-type]
+        "bench_rows must be a tuple of BenchRow values"
+    ]
 
 
 def test_a_search_leaf_must_be_a_function() -> None:

@@ -6,6 +6,8 @@ except under CI=true).
 
 from __future__ import annotations
 
+import ast
+import random
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -14,6 +16,9 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 
+from ludoteca.core.registry import make
+from ludoteca.web import migrations
+from ludoteca.web.backfill import RESULTS_PENDING
 from ludoteca.web.migrations import alembic_config
 from ludoteca.web.storage import (
     GameStore,
@@ -28,6 +33,19 @@ from ludoteca.web.storage import (
 #: The newest schema revision: an older database is upgraded to it.
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 SEATS = [SeatRow(0, "human", None, "t0"), SeatRow(1, "computer", "random", None)]
+
+#: Exactly what the first server wrote: its tables, marked with SQLite's user_version only.
+FIRST_SCHEMA = """
+CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
+    start TEXT, resigned INTEGER, created TEXT NOT NULL, updated TEXT NOT NULL);
+CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL, kind TEXT NOT NULL, agent TEXT, token TEXT,
+    PRIMARY KEY (game_id, seat));
+CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL, text TEXT NOT NULL, played TEXT NOT NULL,
+    PRIMARY KEY (game_id, number));
+PRAGMA user_version = 1;
+"""
 
 
 @pytest.fixture
@@ -132,16 +150,8 @@ def test_a_database_of_the_first_schema_is_upgraded_in_place(
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:  # exactly what the first server wrote
         db.executescript(
-            """
-            CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
-                start TEXT, resigned INTEGER, created TEXT NOT NULL, updated TEXT NOT NULL);
-            CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-                seat INTEGER NOT NULL, kind TEXT NOT NULL, agent TEXT, token TEXT,
-                PRIMARY KEY (game_id, seat));
-            CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-                number INTEGER NOT NULL, text TEXT NOT NULL, played TEXT NOT NULL,
-                PRIMARY KEY (game_id, number));
-            PRAGMA user_version = 1;
+            FIRST_SCHEMA
+            + """
             INSERT INTO games VALUES ('old', 'salta', '{}', NULL, 1, '2026-01-01T00:00:00+00:00',
                 '2026-01-01T00:00:00+00:00');
             INSERT INTO seats VALUES ('old', 0, 'human', NULL, 'tok0');
@@ -157,6 +167,82 @@ def test_a_database_of_the_first_schema_is_upgraded_in_place(
     assert store.append_moves("old", based_on=2, first=2, texts=["h8-g7"]).version == 3
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD,)
+
+
+def test_old_games_get_their_results_from_todays_rules_once(
+    tmp_path: Path, opened: Callable[..., GameStore]
+) -> None:
+    game = make("splinter")
+    rng = random.Random(1)
+    state, texts = game.initial_state(), []
+    while not state.is_over:  # a random game to its end (46 plies with this seed)
+        texts.append(rng.choice(state.legal_moves()).text)
+        state = state.apply(texts[-1])
+    assert state.outcome is not None
+    stamp = "2026-01-01T00:00:00+00:00"
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(FIRST_SCHEMA)
+        for game_id, moves, resigned in (
+            ("ended", texts, None),
+            ("running", texts[:5], None),
+            ("resigned", texts[:3], 1),
+            ("unknown", [], None),
+        ):
+            name = "no_such_game" if game_id == "unknown" else "splinter"
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, '{}', NULL, ?, ?, ?)",
+                (game_id, name, resigned, stamp, stamp),
+            )
+            db.executemany(
+                "INSERT INTO moves VALUES (?, ?, ?, ?)",
+                [(game_id, number, text, stamp) for number, text in enumerate(moves, start=1)],
+            )
+    store = opened(path)
+    summaries, _ = store.list_games()
+    results = {s.id: (s.result, s.move_count) for s in summaries}
+    assert results["ended"] == (state.outcome.reason, len(texts))
+    assert results["running"] == (None, 5)
+    assert results["resigned"] == (f"{game.player_names[1]} resigned", 3)
+    assert results["unknown"] == (None, 0)  # logged, left without a result
+    assert store.version("resigned") == 4  # three moves and the resignation
+    with sqlite3.connect(path) as db:  # the migration's note is taken: it runs once
+        assert (
+            db.execute("SELECT name FROM settings WHERE name = ?", (RESULTS_PENDING,)).fetchall()
+            == []
+        )
+    store.close()
+    with sqlite3.connect(path) as db:  # a result lost later is not filled again at the next open
+        db.execute("UPDATE games SET result = NULL WHERE id = 'ended'")
+    summaries, _ = opened(path).list_games()
+    assert {s.id: s.result for s in summaries}["ended"] is None
+
+
+def test_a_new_database_has_nothing_to_fill(
+    tmp_path: Path, opened: Callable[..., GameStore]
+) -> None:
+    path = tmp_path / "new.sqlite3"
+    opened(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT name FROM settings").fetchall() == []
+
+
+def test_the_results_migration_runs_no_rules() -> None:
+    """Revision 0002 does the same thing whatever the rules become: it imports none of Ludoteca."""
+    (script,) = Path(migrations.__file__).parent.glob("versions/0002_*.py")
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    imported = [
+        name
+        for node in ast.walk(tree)
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+    ]
+    assert imported and not [name for name in imported if name.split(".")[0] == "ludoteca"]
 
 
 def test_a_full_database_refuses_with_a_clear_message_and_keeps_the_game(

@@ -13,6 +13,7 @@ from ludoteca.core.errors import (
 from ludoteca.core.game import Game, Move, PlayoutStats, State
 from ludoteca.core.info import (
     DEFAULT_LEVELS,
+    BenchRow,
     GameInfo,
     LearnedPlayer,
     LevelSetting,
@@ -37,6 +38,7 @@ from ludoteca.core.registry import (
 __all__ = [
     "CHANCE",
     "DEFAULT_LEVELS",
+    "BenchRow",
     "Game",
     "GameInfo",
     "IllegalMoveError",

@@ -191,6 +191,21 @@ class RegionStyle:
 
 
 @dataclass(frozen=True, slots=True)
+class BenchRow:
+    """A configuration of the game that ``ludoteca bench`` measures beside its defaults.
+
+    Attributes:
+        options: The game's options for the row (e.g. ``{"scoring": "simplified"}``).
+        label: The row's short name in the table (e.g. ``"play phase"``).
+        measures: What the row measures, in words, and why it is worth a row of its own.
+    """
+
+    options: Mapping[str, Any]
+    label: str
+    measures: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """Everything the AI, the terminal and the web need about a game beyond its rules.
 
@@ -219,6 +234,8 @@ class GameInfo:
             `ludoteca.core.lessons`), or ``None``.
         puzzles: The game's puzzle set, a JSON file in its own package (see
             `ludoteca.analysis.puzzles`), or ``None``.
+        bench_rows: Configurations ``ludoteca bench`` measures beside the default options
+            (see `BenchRow`): options whose figures need a word of their own.
     """
 
     rollout_plies: int | None = None
@@ -236,6 +253,7 @@ class GameInfo:
     learned: LearnedPlayer | None = None
     lessons: Path | None = None
     puzzles: Path | None = None
+    bench_rows: tuple[BenchRow, ...] = ()
 
     @property
     def level_numbers(self) -> tuple[int, ...]:
@@ -309,6 +327,10 @@ def declaration_problems(info: object) -> list[str]:
             )
     if not isinstance(info.rules, str):
         problems.append("rules must be Markdown text")
+    if not isinstance(info.bench_rows, tuple) or not all(
+        isinstance(row, BenchRow) and isinstance(row.options, Mapping) for row in info.bench_rows
+    ):
+        problems.append("bench_rows must be a tuple of BenchRow values")
     return problems
 
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
+from ludoteca.web.accounts import refuse_if_logged_in
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import (
     RateLimiter,
@@ -603,6 +604,7 @@ async def set_name(body: NameRequest, request: Request, response: Response) -> d
     """
     check_rate(request, request.app.state.name_limiter, "name changes")
     name = clean_name(body.name)  # a bad name makes no session
+    await refuse_if_logged_in(request)  # an account's browser plays under the account's name
     session = session_or_new(request, response)
     return {"name": await service_of(request).set_name(session, name)}
 

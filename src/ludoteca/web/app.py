@@ -30,7 +30,7 @@ from starlette.routing import Match
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
-from ludoteca.web import analysis, api, lessons, pages, puzzles
+from ludoteca.web import accounts, analysis, api, lessons, pages, puzzles
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
@@ -78,6 +78,8 @@ class ServerSettings:
         game_rate: New games a client may create per minute (0: no limit); also how many
             display names it may set.
         hint_rate: Hints a client may ask for per minute (0: no limit).
+        login_rate: Login attempts per minute from one address, and for one account name
+            (0: no limit).
         search_time_limit: Hard limit on one computer search, in seconds.
         lanes: The search pool's lanes (`ludoteca.web.searches`).
         cache_size: Games kept in memory.
@@ -105,6 +107,7 @@ class ServerSettings:
 
     game_rate: float = 30.0
     hint_rate: float = 30.0
+    login_rate: float = 10.0
     search_time_limit: float = DEFAULT_TIME_LIMIT
     lanes: dict[str, LaneSize] = field(default_factory=lambda: dict(DEFAULT_LANES))
     cache_size: int = DEFAULT_CACHE_SIZE
@@ -199,6 +202,8 @@ def create_app(
     # Each new browser's name is a database row: as many a minute as new games, in a bucket
     # of their own.
     app.state.name_limiter = RateLimiter(settings.game_rate, burst=10)
+    app.state.login_limiter = RateLimiter(settings.login_rate, burst=10)
+    app.state.account_login_limiter = RateLimiter(settings.login_rate, burst=10)
     app.include_router(api.router)
     app.include_router(api.websocket_router)
     app.include_router(pages.router)
@@ -208,6 +213,8 @@ def create_app(
     app.include_router(puzzles.pages)
     app.include_router(analysis.router)
     app.include_router(analysis.pages)
+    app.include_router(accounts.router)
+    app.include_router(accounts.pages)
     app.add_api_route(
         "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
     )

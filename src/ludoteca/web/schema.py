@@ -169,3 +169,33 @@ puzzle_attempts_table = Table(
     Column("updated", String, nullable=False),
     Index("puzzle_attempts_by_game", "session", "game"),
 )
+
+
+# -- player accounts (`ludoteca.web.account_store`) ---------------------------------------------
+
+#: One row per account: ``name`` as its player wrote it, ``name_key`` the same in lower case
+#: (unique: names differ by more than case), ``password`` the argon2id hash.
+accounts_table = Table(
+    "accounts",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("name", String, nullable=False),
+    Column("name_key", String, nullable=False, unique=True),
+    Column("password", Text, nullable=False),
+    Column("created", String, nullable=False),
+)
+#: One row per browser session logged in to an account: ``public_id`` names it in the account's
+#: list of sessions (the session id itself never leaves the signed cookie), ``address`` and
+#: ``agent`` say where from.
+account_logins_table = Table(
+    "account_logins",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("account_id", String, nullable=False),
+    Column("public_id", String, nullable=False, unique=True),
+    Column("created", String, nullable=False),
+    Column("seen", String, nullable=False),
+    Column("address", String),
+    Column("agent", String),
+    Index("account_logins_by_account", "account_id"),
+)

@@ -19,7 +19,7 @@ committed.
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server being
 killed; a power cut may lose the last moments (see docs/deploy.md). The schema is managed by
 Alembic (`ludoteca.web.migrations`) from the tables of `ludoteca.web.schema`; opening a database
-upgrades it in place.
+upgrades it in place (and `ludoteca.web.backfill` fills in what a migration left to the rules).
 
 `GameStore` is synchronous and thread-safe; the service calls it from worker threads so the
 event loop never waits on the disk.
@@ -63,6 +63,8 @@ from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
 from ludoteca.core.paths import data_dir
 from ludoteca.web.schema import (
+    account_logins_table,
+    accounts_table,
     challenges_table,
     events_table,
     games_table,
@@ -317,9 +319,11 @@ class GameStore:
         )
         try:
             self._check_foreign(opening, location)
+            from ludoteca.web.backfill import fill_missing_results
             from ludoteca.web.migrations import upgrade
 
             upgrade(opening)
+            fill_missing_results(opening)  # results the schema's revision 0002 left to the rules
         except StorageError:
             self.engine.dispose()
             raise
@@ -759,12 +763,12 @@ class GameStore:
         query = select(games_table)
         if running:
             query = query.where(games_table.c.result.is_(None))
-        if session is not None:
-            held = select(session_seats_table.c.game_id).where(
-                session_seats_table.c.session == session
-            )
-            query = query.where(games_table.c.id.in_(held))
         with self._read() as db:
+            if session is not None:
+                held = select(session_seats_table.c.game_id).where(
+                    session_seats_table.c.session.in_(held_sessions(db, session))
+                )
+                query = query.where(games_table.c.id.in_(held))
             total = int(
                 db.execute(select(func.count()).select_from(query.subquery())).scalar() or 0
             )
@@ -970,8 +974,16 @@ class GameStore:
                 )
 
     def session_name(self, session: str) -> str | None:
-        """The display name of the browser ``session``, if it chose one."""
+        """The display name of the browser ``session``: its account's, else the one it chose."""
         with self._read() as db:
+            logins = account_logins_table
+            account = db.execute(
+                select(accounts_table.c.name)
+                .join(logins, logins.c.account_id == accounts_table.c.id)
+                .where(logins.c.session == session)
+            ).scalar()
+            if account is not None:
+                return str(account)
             value = db.execute(
                 select(session_names_table.c.name).where(session_names_table.c.session == session)
             ).scalar()
@@ -1041,17 +1053,40 @@ class GameStore:
     def session_seats(self, session: str, game_id: str) -> list[int]:
         """The seats of the game that the browser ``session`` holds."""
         with self._read() as db:
-            return [
-                int(s)
-                for s in db.execute(
-                    select(session_seats_table.c.seat)
-                    .where(
-                        session_seats_table.c.session == session,
-                        session_seats_table.c.game_id == game_id,
-                    )
-                    .order_by(session_seats_table.c.seat)
-                ).scalars()
-            ]
+            return sorted(
+                {
+                    int(s)
+                    for s in db.execute(
+                        select(session_seats_table.c.seat).where(
+                            session_seats_table.c.session.in_(held_sessions(db, session)),
+                            session_seats_table.c.game_id == game_id,
+                        )
+                    ).scalars()
+                }
+            )
+
+
+#: The prefix of an account's own key in ``session_seats``: the seats it keeps when none of its
+#: browsers holds them (claimed at sign-up, left by a logged-out or revoked browser).
+ACCOUNT_SEATS_PREFIX = "account:"
+
+
+def held_sessions(db: Connection, session: str) -> list[str]:
+    """The ``session_seats`` keys whose seats the browser ``session`` plays.
+
+    An anonymous browser plays its own seats; a browser logged in to an account plays the
+    account's too: those it keeps (`ACCOUNT_SEATS_PREFIX`) and those of its other logged-in
+    browsers (`ludoteca.web.account_store`).
+    """
+    account = db.execute(
+        select(account_logins_table.c.account_id).where(account_logins_table.c.session == session)
+    ).scalar()
+    if account is None:
+        return [session]
+    logged_in = db.execute(
+        select(account_logins_table.c.session).where(account_logins_table.c.account_id == account)
+    ).scalars()
+    return [session, ACCOUNT_SEATS_PREFIX + str(account), *(str(s) for s in logged_in)]
 
 
 def _challenge_row(row: Any) -> ChallengeRow:

@@ -58,6 +58,7 @@ import numpy.typing as npt
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
 from ludoteca.core.info import (
+    BenchRow,
     GameInfo,
     LearnedPlayer,
     LevelSetting,
@@ -152,6 +153,15 @@ class PenteGrammaiGame(KernelGame):
             RegionStyle("point", "#a09070"),
             RegionStyle("sacred", "#b08a30"),
             RegionStyle("hand", "#7f8fa3"),
+        ),
+        bench_rows=(
+            BenchRow(
+                {"sacred": "storage"},
+                "storage",
+                "the storage reading (sacred=storage), the one closest to Ludii's: a counter "
+                "leaves the circuit on reaching its goal and every point holds one counter, so "
+                "games are short",
+            ),
         ),
     )
 

@@ -49,7 +49,15 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, RegionStyle, View, levels_with
+from ludoteca.core.info import (
+    BenchRow,
+    GameInfo,
+    LevelSetting,
+    PieceStyle,
+    RegionStyle,
+    View,
+    levels_with,
+)
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salta import heuristics, view
 from ludoteca.games.salta import kernels as k
@@ -147,6 +155,14 @@ class SaltaGame(KernelGame):
         # colours stand out from it by WCAG's 3:1 or more.
         region_styles=(RegionStyle("dark", "#dcc9a3"),),
         lessons=Path(__file__).with_name("lessons.toml"),
+        bench_rows=(
+            BenchRow(
+                {"scoring": "simplified"},
+                "play phase",
+                "the play phase alone: simplified scoring ends each game at the 120-move rule, "
+                "without the long scoring phase that makes up most plies of the default row",
+            ),
+        ),
     )
 
     def __init__(self, **options: object) -> None:

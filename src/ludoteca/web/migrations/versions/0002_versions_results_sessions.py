@@ -7,9 +7,6 @@ Create Date: 2026-11-24
 
 from __future__ import annotations
 
-import json
-import logging
-
 import sqlalchemy as sa
 from alembic import op
 
@@ -18,11 +15,9 @@ down_revision = "0001"
 branch_labels = None
 depends_on = None
 
-log = logging.getLogger(__name__)
-
 
 def upgrade() -> None:
-    """Add the version, move count, result and hints columns; fill them from the moves."""
+    """Add the version, move count, result and hints columns; count the moves."""
     op.add_column("games", sa.Column("version", sa.Integer, nullable=False, server_default="0"))
     op.add_column("games", sa.Column("move_count", sa.Integer, nullable=False, server_default="0"))
     op.add_column("games", sa.Column("result", sa.Text))
@@ -55,41 +50,23 @@ def upgrade() -> None:
 
 
 def _fill_existing_games() -> None:
-    """Count the moves of existing games and replay them once to record their results."""
-    from ludoteca.core.errors import LudotecaError
-    from ludoteca.core.registry import make
+    """Count the moves of existing games (plain SQL) and note that their results are missing.
 
-    db = op.get_bind()
-    games = db.execute(sa.text("SELECT id, game, options, start, resigned FROM games")).all()
-    for game_id, game_name, options, start, resigned in games:
-        moves = db.execute(
-            sa.text("SELECT text FROM moves WHERE game_id = :id ORDER BY number"), {"id": game_id}
-        ).scalars()
-        texts = list(moves)
-        result = None
-        try:
-            game = make(game_name, **json.loads(options))
-            state = game.parse_state(start) if start is not None else game.initial_state()
-            for text in texts:
-                state = state.apply(text)
-            if resigned is not None:
-                result = f"{game.player_names[resigned]} resigned"
-            elif state.outcome is not None:
-                result = state.outcome.reason
-        except (LudotecaError, IndexError, ValueError) as error:
-            log.warning("game %s could not be replayed while upgrading: %s", game_id, error)
-        db.execute(
-            sa.text(
-                "UPDATE games SET move_count = :count, version = :version, result = :result "
-                "WHERE id = :id"
-            ),
-            {
-                "count": len(texts),
-                "version": len(texts) + (resigned is not None),
-                "result": result,
-                "id": game_id,
-            },
-        )
+    The results are not computed here: that needs the rules, and a migration must do the same
+    thing whatever the rules become. The application fills them when it opens the database
+    (`ludoteca.web.backfill`), wherever this note is.
+    """
+    op.execute(
+        "UPDATE games SET "
+        "move_count = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), "
+        "version = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) "
+        "+ CASE WHEN resigned IS NULL THEN 0 ELSE 1 END"
+    )
+    # The note is the settings row `ludoteca.web.backfill.RESULTS_PENDING` names.
+    op.execute(
+        "INSERT INTO settings (name, value) SELECT 'results_pending', 'pending' "
+        "WHERE EXISTS (SELECT 1 FROM games)"
+    )
 
 
 def downgrade() -> None:
