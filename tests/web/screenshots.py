@@ -1,11 +1,13 @@
-"""Save a PNG of each game's board page under docs/images/<game>.png (for the README), of
+"""Save a PNG of each game's board page under docs/images/<game>.png (for the README: a
+desktop at 1280x800) and <game>-phone.png (a phone at 390x844), of
 online play: the lobby and a game with clocks, on a desktop and on a phone
 (``lobby-desktop.png``, ``lobby-phone.png``, ``clock-game-desktop.png``, ``clock-game-phone.png``),
 and of each game's review (``review-<game>.png``: a short game of random moves, reviewed by the
 server, with its worst move shown), and of the analysis board (``analysis-desktop.png``,
 ``analysis-phone.png``, `tests.web.screenshots_analysis`).
 
-Run ``make screenshots`` (or ``.venv/bin/python -m tests.web.screenshots [OUTPUT_DIR]``). It
+Run ``make screenshots`` (or ``.venv/bin/python -m tests.web.screenshots [OUTPUT_DIR]``;
+``--boards`` after the folder takes the board pages alone, ``--reviews`` the reviews alone). It
 starts a server on a temporary database, plays a few seeded random moves in each game so the
 board is not the bare start, and photographs the page in headless Chromium.
 """
@@ -47,8 +49,18 @@ def play_opening(base: str, game_id: str, seed: int) -> str:
     return str(created["url"])
 
 
+#: The board pages' sizes: the name's suffix, the viewport, and whether it is a phone.
+BOARD_SIZES = (
+    ("", {"width": 1280, "height": 800}, False),
+    ("-phone", {"width": 390, "height": 844}, True),
+)
+
+
 def save_screenshots(output: Path) -> list[Path]:
-    """Photograph every game's board page into ``output``; return the files written."""
+    """Photograph every game's board page into ``output``, on a desktop and on a phone.
+
+    Returns the files written.
+    """
     output.mkdir(parents=True, exist_ok=True)
     written = []
     with (
@@ -58,14 +70,17 @@ def save_screenshots(output: Path) -> list[Path]:
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for seed, game_id in enumerate(ludoteca.GAMES):
-            page = browser.new_page(viewport=VIEWPORT)  # type: ignore[arg-type]
-            page.goto(play_opening(base, game_id, seed))
-            page.wait_for_selector("body[data-live=yes]")
-            page.wait_for_selector("#board svg")
-            target = output / f"{game_id}.png"
-            page.screenshot(path=str(target))
-            page.close()
-            written.append(target)
+            url = play_opening(base, game_id, seed)
+            for suffix, viewport, phone in BOARD_SIZES:
+                context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)  # type: ignore[arg-type]
+                page = context.new_page()
+                page.goto(url)
+                page.wait_for_selector("body[data-live=yes]")
+                page.wait_for_selector("#board svg")
+                target = output / f"{game_id}{suffix}.png"
+                page.screenshot(path=str(target))
+                context.close()
+                written.append(target)
         browser.close()
     return written
 
@@ -197,6 +212,8 @@ if __name__ == "__main__":
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")
     if sys.argv[2:] == ["--reviews"]:
         made = save_review_screenshots(folder)
+    elif sys.argv[2:] == ["--boards"]:
+        made = save_screenshots(folder)
     else:
         made = [
             *save_screenshots(folder),

@@ -63,6 +63,7 @@ from ludoteca.core.info import (
     LearnedPlayer,
     LevelSetting,
     PieceStyle,
+    RegionStyle,
     View,
 )
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
@@ -145,7 +146,14 @@ class PenteGrammaiGame(KernelGame):
         lessons=Path(__file__).with_name("lessons.toml"),
         puzzles=Path(__file__).with_name("puzzles.json"),
         view=View.of(view),
-        piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#2d6cc0", text="#fff")),
+        piece_styles=(PieceStyle("white", "#ffffff"), PieceStyle("blue", "#1b2a4a", text="#fff")),
+        # White and dark blue pieces share every place: mid-tone places that both stand out
+        # from by WCAG's 3:1 or more.
+        region_styles=(
+            RegionStyle("point", "#a09070"),
+            RegionStyle("sacred", "#b08a30"),
+            RegionStyle("hand", "#7f8fa3"),
+        ),
         bench_rows=(
             BenchRow(
                 {"sacred": "storage"},

@@ -58,6 +58,7 @@ from ludoteca.core.info import (
     LearnedPlayer,
     LevelSetting,
     PieceStyle,
+    RegionStyle,
     View,
     levels_with,
 )
@@ -124,6 +125,9 @@ class SaltNPepperGame(KernelGame):
             PieceStyle("salt", "#fdfdfb"),
             PieceStyle("pepper", "#262320", text="#fff"),
         ),
+        # The home rows hold salt and pepper alike: a mid-tone green that both stand out from
+        # by WCAG's 3:1 or more, as from the dark squares.
+        region_styles=(RegionStyle("home", "#7f9a78"),),
     )
 
     def __init__(self, **options: object) -> None:

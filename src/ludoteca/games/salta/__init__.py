@@ -49,7 +49,15 @@ import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
-from ludoteca.core.info import BenchRow, GameInfo, LevelSetting, PieceStyle, View, levels_with
+from ludoteca.core.info import (
+    BenchRow,
+    GameInfo,
+    LevelSetting,
+    PieceStyle,
+    RegionStyle,
+    View,
+    levels_with,
+)
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salta import heuristics, view
 from ludoteca.games.salta import kernels as k
@@ -140,9 +148,12 @@ class SaltaGame(KernelGame):
         search_leaf=heuristics.search_leaf,
         view=View.of(view),
         piece_styles=(
-            PieceStyle("green", "#2f8f46", text="#fff"),
-            PieceStyle("red", "#c8322b", text="#fff"),
+            PieceStyle("green", "#1f7a3a", text="#fff"),
+            PieceStyle("red", "#b02a24", text="#fff"),
         ),
+        # Pieces stand on the dark squares: a lighter wood than the shared one, so that both
+        # colours stand out from it by WCAG's 3:1 or more.
+        region_styles=(RegionStyle("dark", "#dcc9a3"),),
         lessons=Path(__file__).with_name("lessons.toml"),
         bench_rows=(
             BenchRow(

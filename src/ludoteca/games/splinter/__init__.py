@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ludoteca.core.array_state import KernelGame
-from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, View, levels_with
+from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, RegionStyle, View, levels_with
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.splinter import heuristics, view
 from ludoteca.games.splinter import kernels as k
@@ -123,9 +123,12 @@ class SplinterGame(KernelGame):
         search_leaf=heuristics.search_leaf,
         view=View.of(view),
         piece_styles=(
-            PieceStyle("blue", "#2d6cc0", text="#fff"),
-            PieceStyle("red", "#c8322b", text="#fff"),
+            PieceStyle("blue", "#1f4f9a", text="#fff"),
+            PieceStyle("red", "#a82620", text="#fff"),
         ),
+        # Pieces stand on both colours of square: a lighter wood than the shared one, so that both
+        # colours stand out from it by WCAG's 3:1 or more.
+        region_styles=(RegionStyle("dark", "#dcc9a3"),),
     )
 
     def __init__(self, **options: object) -> None:

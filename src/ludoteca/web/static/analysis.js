@@ -2,11 +2,13 @@
 // tree of variations in this page. The server keeps nothing: every position shown is asked of
 // GET /api/analysis/<game> with the start position and the line that leads to it, so the rules
 // engine checks every move; GET .../evaluate asks the engine (in the server's search pool).
-"use strict";
+import { api } from "./api.js";
+import { choices, click } from "./clickpath.js";
+import { cancelButton, choiceButton, listenForRegions, markRegions, renderDice, renderList, showBoard } from "./board_view.js";
+import { LINE_SEPARATOR as SEPARATOR, plyLabel } from "./notation.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
-const SEPARATOR = ",";
 const MAX_ROLL_BUTTONS = 36; // more rolls than this (Steppin' Stones' 1,296) are typed or drawn
 const query = new URLSearchParams(location.search);
 const optionsText = query.get("options"); // kept as given: the link carries it on
@@ -64,16 +66,6 @@ async function ask(moves) {
 
 // -- drawing the position -------------------------------------------------------------------
 
-function fill(list, items, make) {
-  list.replaceChildren(
-    ...items.map((item) => {
-      const li = document.createElement("li");
-      make(li, item);
-      return li;
-    }),
-  );
-}
-
 function label(nodes, plies) {
   plies.forEach((ply, index) => {
     const node = nodes[index + 1];
@@ -86,38 +78,20 @@ function label(nodes, plies) {
 function draw(answer) {
   shown = answer;
   const board = answer.board;
-  if (board.svg) {
-    $("board").innerHTML = board.svg;
-    $("board-text").hidden = true;
-  } else {
-    $("board").replaceChildren();
-    $("board-text").textContent = board.text;
-    $("board-text").hidden = false;
-  }
+  showBoard(board);
   let status = board.status;
   if (answer.outcome !== null) status = `Game over: ${answer.outcome.reason}.`;
   else if (!status) status = answer.is_chance ? "A roll is to be chosen." : `${answer.to_move_name} to move.`;
   $("status").textContent = status;
-  fill($("dice"), board.dice || [], (li, die) => {
-    li.className = die.used ? "die used" : "die";
-    const face = document.createElement("span");
-    face.className = "face";
-    face.textContent = die.face;
-    face.setAttribute("aria-hidden", "true");
-    const words = document.createElement("span");
-    words.className = "die-label";
-    words.textContent = die.label;
-    li.append(face, words);
-  });
-  fill($("notes"), board.notes || [], (li, note) => (li.textContent = note));
+  renderDice($("dice"), board.dice);
+  renderList($("notes"), board.notes || [], (li, note) => (li.textContent = note));
   $("legal-moves").replaceChildren(...answer.legal_moves.slice(0, 500).map((t) => new Option(t)));
   $("move-form").querySelector("button").disabled = answer.legal_moves.length === 0;
   clicks = [];
   showChoices();
   const ply = movesTo(current).length;
   const total = lineNodes().length - 1;
-  $("ply-label").textContent =
-    ply === 0 ? `Start (line of ${total} ${total === 1 ? "ply" : "plies"})` : `Ply ${ply} of ${total}: ${current.label}`;
+  $("ply-label").textContent = plyLabel(ply, total, current.label);
   renderTree();
   updateLinks();
   scheduleEvaluation();
@@ -177,26 +151,6 @@ async function play(text) {
 
 // -- legal moves and clicks on the board (the board page's click paths) ---------------------
 
-function regionElement(id) {
-  return document.querySelector(`#board .region[data-region="${CSS.escape(id)}"]`);
-}
-
-function candidates() {
-  return Object.entries(shown.board.click_paths || {}).filter(
-    ([, path]) => path.length >= clicks.length && clicks.every((id, i) => path[i] === id),
-  );
-}
-
-function choiceButton(text, title) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "move-choice";
-  button.textContent = text;
-  button.dataset.move = title || text;
-  button.addEventListener("click", () => play(title || text));
-  return button;
-}
-
 // A chance outcome drawn by its probability (for "Roll at random").
 function drawOutcome(outcomes) {
   let left = Math.random();
@@ -210,23 +164,17 @@ function drawOutcome(outcomes) {
 function showChoices() {
   const box = $("choices");
   box.replaceChildren();
-  for (const el of document.querySelectorAll("#board .region")) el.classList.remove("next", "selected");
+  markRegions();
   if (shown === null) return;
-  const next = new Set();
-  const exact = [];
-  for (const [text, path] of candidates()) {
-    if (path.length === clicks.length) exact.push(text);
-    else next.add(path[clicks.length]);
-  }
-  for (const id of clicks) regionElement(id)?.classList.add("selected");
-  for (const id of next) regionElement(id)?.classList.add("next");
+  const choice = choices(shown.board.click_paths, clicks);
+  markRegions(choice);
   if (shown.is_chance) {
     const outcomes = shown.chance_outcomes;
     $("moves-title").textContent = `Choose the roll (${outcomes.length})`;
     if (outcomes.length <= MAX_ROLL_BUTTONS) {
       for (const outcome of outcomes) {
         const share = `${Math.round(outcome.probability * 1000) / 10}%`;
-        box.append(choiceButton(`${outcome.label} (${share})`, outcome.move));
+        box.append(choiceButton(`${outcome.label} (${share})`, play, outcome.move));
       }
     } else {
       const note = document.createElement("span");
@@ -243,64 +191,37 @@ function showChoices() {
   }
   const legal = shown.legal_moves;
   $("moves-title").textContent = legal.length ? `Legal moves (${legal.length})` : "No legal moves";
-  const list = clicks.length ? exact : legal;
-  for (const text of list.slice(0, 200)) box.append(choiceButton(text));
+  const list = clicks.length ? choice.exact : legal;
+  for (const text of list.slice(0, 200)) box.append(choiceButton(text, play));
   if (!clicks.length && legal.length > 200) {
     const more = document.createElement("span");
     more.textContent = `… and ${legal.length - 200} more: type one, or click the board.`;
     box.append(more);
   }
   if (clicks.length) {
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.textContent = "Cancel selection";
-    cancel.addEventListener("click", () => {
-      clicks = [];
-      showChoices();
-    });
-    box.append(cancel);
+    box.append(
+      cancelButton(() => {
+        clicks = [];
+        showChoices();
+      }),
+    );
   }
 }
 
 function clickRegion(id) {
   say("");
   if (shown === null || shown.is_chance) return;
-  if (clicks.length && clicks[clicks.length - 1] === id) {
-    clicks.pop();
-    showChoices();
-    return;
-  }
-  clicks.push(id);
-  let matching = candidates();
-  if (matching.length === 0) {
-    clicks = [id];
-    matching = candidates();
-    if (matching.length === 0) {
-      clicks = [];
-      showChoices();
-      say("No move starts there. The highlighted places can be clicked.");
-      return;
-    }
-  }
-  const exact = matching.filter(([, path]) => path.length === clicks.length);
-  if (exact.length === 1 && matching.length === 1) {
-    play(exact[0][0]);
+  const result = click(shown.board.click_paths, clicks, id);
+  clicks = result.clicks;
+  if (result.move !== null) {
+    play(result.move);
     return;
   }
   showChoices();
+  if (result.error) say(result.error);
 }
 
-$("board").addEventListener("click", (event) => {
-  const region = event.target.closest(".region[data-region]");
-  if (region) clickRegion(region.dataset.region);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
-  const region = event.target.closest(".region[data-region]");
-  if (!region) return;
-  event.preventDefault();
-  clickRegion(region.dataset.region);
-});
+listenForRegions(clickRegion);
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
   play($("move-input").value);

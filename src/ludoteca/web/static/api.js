@@ -1,7 +1,6 @@
 // What every page shares: one call of the JSON API, whose errors become Error("what was wrong").
-"use strict";
 
-async function api(path, options = {}) {
+export async function api(path, options = {}) {
   const response = await fetch(path, {
     ...options,
     headers: { "Content-Type": "application/json", Accept: "application/json" },

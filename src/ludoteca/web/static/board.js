@@ -1,7 +1,12 @@
 // The board page: draws the game the server sends (over a WebSocket, live), turns clicks on
 // regions into moves along the view's click paths, and sends typed moves. No rules here: the
 // server says which moves are legal and which clicks make them.
-"use strict";
+import { api } from "./api.js";
+import { formatClock, secondsLeft as clockSecondsLeft } from "./clock.js";
+import { choices, click } from "./clickpath.js";
+import { cancelButton, choiceButton, listenForRegions, markRegions, renderDice, renderList, showBoard as drawBoard } from "./board_view.js";
+import { replayLabel, shownMoveAt, stepTarget } from "./notation.js";
+import { createReview } from "./review.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -28,8 +33,6 @@ function say(text) {
   $("message").textContent = text;
 }
 
-// api(path, options): static/api.js
-
 // -- drawing ----------------------------------------------------------------------------
 
 function render() {
@@ -49,17 +52,7 @@ function render() {
   $("result").hidden = outcome === null;
   $("result").textContent = outcome === null ? "" : resultLine(outcome);
   renderList($("notes"), board.notes, (li, note) => (li.textContent = note));
-  renderList($("dice"), board.dice, (li, die) => {
-    li.className = die.used ? "die used" : "die";
-    const face = document.createElement("span");
-    face.className = "face";
-    face.textContent = die.face;
-    face.setAttribute("aria-hidden", "true");
-    const label = document.createElement("span");
-    label.className = "die-label";
-    label.textContent = die.label;
-    li.append(face, label);
-  });
+  renderDice($("dice"), board.dice);
   renderList($("moves"), game.moves, (li, move) => {
     // Players' moves numbered with the rolls before each beside them ("12. W4-B2 (5)"); a
     // chance outcome keeps its place in the list (one item a ply) but is shown beside its move.
@@ -76,7 +69,7 @@ function render() {
       li.tabIndex = 0;
       li.setAttribute("role", "button");
       li.classList.add("jump");
-      li.classList.toggle("current", replayAt !== null && move.number === shownMoveAt(replayAt));
+      li.classList.toggle("current", replayAt !== null && move.number === shownMoveAt(game.moves, replayAt));
     }
     reviewHooks.markMove(li, move);
   });
@@ -104,26 +97,8 @@ function render() {
 }
 
 function showBoard(shown) {
-  const holder = $("board");
-  if (shown.svg) {
-    holder.innerHTML = shown.svg;
-    $("board-text").hidden = true;
-    fitZoom();
-  } else {
-    holder.innerHTML = "";
-    $("board-text").textContent = shown.text;
-    $("board-text").hidden = false;
-  }
-}
-
-function renderList(list, items, fill) {
-  list.replaceChildren(
-    ...items.map((item) => {
-      const li = document.createElement("li");
-      fill(li, item);
-      return li;
-    }),
-  );
+  drawBoard(shown);
+  if (shown.svg) fitZoom();
 }
 
 // The game's own status line, less what the status above says (whose move, the ply count).
@@ -153,20 +128,7 @@ function statusLine() {
 // -- clocks, offers and the signals of one's turn ------------------------------------------
 
 function secondsLeft(seat) {
-  const clock = game.clock;
-  const base = clock.remaining[seat];
-  if (base === null || base === undefined) return null;
-  if (clock.running !== seat || clock.since === null) return base;
-  return base - (Date.now() / 1000 + clockOffset - clock.since);
-}
-
-function formatClock(seconds) {
-  const s = Math.max(0, seconds);
-  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
-  const whole = Math.floor(s);
-  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-  return s < 10 ? `${text}.${Math.floor((s * 10) % 10)}` : text;
+  return clockSecondsLeft(game.clock, seat, Date.now() / 1000 + clockOffset);
 }
 
 function renderClocks() {
@@ -397,60 +359,27 @@ function roleLine() {
 
 // -- clicking along the click paths ------------------------------------------------------
 
-function candidates() {
-  const paths = board.click_paths || {};
-  return Object.entries(paths).filter(
-    ([, path]) => path.length >= clicks.length && clicks.every((id, i) => path[i] === id),
-  );
-}
-
 function showChoices() {
   const box = $("choices");
   box.replaceChildren();
-  for (const el of document.querySelectorAll("#board .region")) {
-    el.classList.remove("next", "selected");
-  }
+  markRegions();
   if (!myTurn() || replayAt !== null) return;
-  const paths = board.click_paths || {};
-  const matching = candidates();
-  const next = new Set();
-  const exact = [];
-  for (const [text, path] of matching) {
-    if (path.length === clicks.length) exact.push(text);
-    else next.add(path[clicks.length]);
-  }
-  for (const id of clicks) regionElement(id)?.classList.add("selected");
-  for (const id of next) regionElement(id)?.classList.add("next");
+  const choice = choices(board.click_paths, clicks);
+  markRegions(choice);
   // Moves without a path (pass, end), and moves the clicks so far cannot tell apart.
-  const buttons = clicks.length
-    ? exact
-    : Object.keys(paths).filter((text) => paths[text].length === 0);
+  const buttons = clicks.length ? choice.exact : choice.pathless;
   if (!board.svg && clicks.length === 0 && game.legal_moves.length <= 60) {
     buttons.push(...game.legal_moves.filter((t) => !buttons.includes(t)));
   }
-  for (const text of buttons) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "move-choice";
-    button.textContent = text;
-    button.addEventListener("click", () => play(text));
-    box.append(button);
-  }
+  for (const text of buttons) box.append(choiceButton(text, play));
   if (clicks.length) {
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "cancel";
-    cancel.textContent = "Cancel selection";
-    cancel.addEventListener("click", () => {
-      clicks = [];
-      showChoices();
-    });
-    box.append(cancel);
+    box.append(
+      cancelButton(() => {
+        clicks = [];
+        showChoices();
+      }),
+    );
   }
-}
-
-function regionElement(id) {
-  return document.querySelector(`#board .region[data-region="${CSS.escape(id)}"]`);
 }
 
 function clickRegion(id) {
@@ -466,42 +395,17 @@ function clickRegion(id) {
     );
     return;
   }
-  if (clicks.length && clicks[clicks.length - 1] === id) {
-    clicks.pop(); // clicking the last selected region again takes it back
-    showChoices();
-    return;
-  }
-  clicks.push(id);
-  let matching = candidates();
-  if (matching.length === 0) {
-    clicks = [id]; // start again from this region
-    matching = candidates();
-    if (matching.length === 0) {
-      clicks = [];
-      showChoices();
-      say("No move starts there. The highlighted places can be clicked.");
-      return;
-    }
-  }
-  const exact = matching.filter(([, path]) => path.length === clicks.length);
-  if (exact.length === 1 && matching.length === 1) {
-    play(exact[0][0]);
+  const result = click(board.click_paths, clicks, id);
+  clicks = result.clicks;
+  if (result.move !== null) {
+    play(result.move);
     return;
   }
   showChoices();
+  if (result.error) say(result.error);
 }
 
-$("board").addEventListener("click", (event) => {
-  const region = event.target.closest(".region[data-region]");
-  if (region) clickRegion(region.dataset.region);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
-  const region = event.target.closest(".region[data-region]");
-  if (!region) return;
-  event.preventDefault();
-  clickRegion(region.dataset.region);
-});
+listenForRegions(clickRegion);
 
 // -- actions -----------------------------------------------------------------------------
 
@@ -615,29 +519,10 @@ $("hint").addEventListener("click", async () => {
 
 // -- replay of a finished game -------------------------------------------------------------
 
-// Players' moves made in the first ``ply`` plies (rolls and the draw of who starts are no moves).
-function movesIn(ply) {
-  return game.moves.slice(0, ply).filter((move) => move.move_number !== null).length;
-}
-
-// The ply of the player's move last made at ``ply`` (0 if none): the item marked in the list.
-function shownMoveAt(ply) {
-  for (let at = ply; at > 0; at--) {
-    if (game.moves[at - 1].move_number !== null) return at;
-  }
-  return 0;
-}
-
 function updateReplayLabel() {
   if (game === null) return;
   const at = replayAt === null ? game.ply : replayAt;
-  const total = movesIn(game.ply);
-  const done = movesIn(at);
-  const entry = at === 0 ? null : game.moves[at - 1];
-  let text = `After move ${done} of ${total}`;
-  if (at === 0) text = `Start position (${total} ${total === 1 ? "move" : "moves"})`;
-  else if (entry.move_number === null) text = `${entry.label}, before move ${done + 1} of ${total}`;
-  $("replay-label").textContent = text;
+  $("replay-label").textContent = replayLabel(game.moves, at, game.ply);
 }
 
 // Show the position after ``target`` moves (the game's last position: back to live).
@@ -654,7 +539,7 @@ async function showPosition(target) {
     wanted = null;
     replayAt = target === game.ply ? null : target;
     showBoard(shown);
-    const marked = replayAt === null ? null : shownMoveAt(replayAt);
+    const marked = replayAt === null ? null : shownMoveAt(game.moves, replayAt);
     for (const li of $("moves").children) {
       li.classList.toggle("current", marked !== null && Number(li.dataset.ply) === marked);
     }
@@ -680,12 +565,7 @@ function updateAnalyseLink() {
 
 function stepReplay(how) {
   const now = wanted !== null ? wanted : replayAt === null ? game.ply : replayAt;
-  const target = {
-    first: 0,
-    back: Math.max(0, now - 1),
-    forward: Math.min(game.ply, now + 1),
-    last: game.ply,
-  }[how];
+  const target = stepTarget(how, now, game.ply);
   if (target !== now) showPosition(target);
 }
 
@@ -715,13 +595,15 @@ function jumpToMove(event) {
 $("moves").addEventListener("click", jumpToMove);
 $("moves").addEventListener("keydown", jumpToMove);
 
-// What the review (static/review.js) adds to the page; nothing until it loads.
-const reviewHooks = {
-  render() {},
-  markMove() {},
-  shown() {},
-  update() {},
-};
+// What the review (static/review.js) adds to the page: it sees the page through these.
+const reviewHooks = createReview({
+  page,
+  game: () => game,
+  replayAt: () => replayAt,
+  showPosition,
+  render,
+  say,
+});
 
 // -- live updates --------------------------------------------------------------------------
 

@@ -1,7 +1,9 @@
 // A course of lessons: one step at a time, every move checked by the server's rules engine
 // (POST /api/lessons/<game>/<step>). Clicks on the board follow the view's click paths, as on
 // the board page; moves can be typed too. Progress is kept in this browser (localStorage).
-"use strict";
+import { api } from "./api.js";
+import { choices, click } from "./clickpath.js";
+import { choiceButton, listenForRegions, markRegions, renderDice, showBoard } from "./board_view.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = document.querySelector(".learn-page").dataset.game;
@@ -53,25 +55,9 @@ function showStepList() {
 
 function draw(answer) {
   board = answer.board;
-  const holder = $("board");
-  if (board.svg) {
-    holder.innerHTML = board.svg;
-    $("board-text").hidden = true;
-  } else {
-    holder.replaceChildren();
-    $("board-text").textContent = board.text;
-    $("board-text").hidden = false;
-  }
+  showBoard(board);
   $("status").textContent = board.status;
-  const dice = $("dice");
-  dice.replaceChildren();
-  for (const die of board.dice || []) {
-    const item = document.createElement("li");
-    item.className = die.used ? "die used" : "die";
-    item.textContent = die.face;
-    item.setAttribute("aria-label", die.label || `die ${die.face}`);
-    dice.append(item);
-  }
+  renderDice($("dice"), board.dice);
   clicks = [];
   showChoices();
 }
@@ -163,80 +149,30 @@ async function watchNext() {
 
 // -- clicking along the click paths (as on the board page) --------------------------------
 
-function regionElement(id) {
-  return document.querySelector(`#board .region[data-region="${CSS.escape(id)}"]`);
-}
-
-function candidates() {
-  return Object.entries(board.click_paths || {}).filter(
-    ([, path]) => path.length >= clicks.length && clicks.every((id, i) => path[i] === id),
-  );
-}
-
 function showChoices() {
   const box = $("choices");
   box.replaceChildren();
-  for (const el of document.querySelectorAll("#board .region")) el.classList.remove("next", "selected");
+  markRegions();
   if (finished || step().task.kind === "watch") return;
-  const paths = board.click_paths || {};
-  const exact = [];
-  const next = new Set();
-  for (const [text, path] of candidates()) {
-    if (path.length === clicks.length) exact.push(text);
-    else next.add(path[clicks.length]);
-  }
-  for (const id of clicks) regionElement(id)?.classList.add("selected");
-  for (const id of next) regionElement(id)?.classList.add("next");
-  const buttons = clicks.length ? exact : Object.keys(paths).filter((t) => paths[t].length === 0);
-  for (const text of buttons) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "move-choice";
-    button.textContent = text;
-    button.addEventListener("click", () => play(text));
-    box.append(button);
-  }
+  const choice = choices(board.click_paths, clicks);
+  markRegions(choice);
+  for (const text of clicks.length ? choice.exact : choice.pathless) box.append(choiceButton(text, play));
 }
 
 function clickRegion(id) {
   say("");
   if (finished || step().task.kind === "watch") return;
-  if (clicks.length && clicks[clicks.length - 1] === id) {
-    clicks.pop();
-    showChoices();
-    return;
-  }
-  clicks.push(id);
-  let matching = candidates();
-  if (matching.length === 0) {
-    clicks = [id];
-    matching = candidates();
-    if (matching.length === 0) {
-      clicks = [];
-      showChoices();
-      say("No move starts there. The highlighted places can be clicked.");
-      return;
-    }
-  }
-  const exact = matching.filter(([, path]) => path.length === clicks.length);
-  if (exact.length === 1 && matching.length === 1) {
-    play(exact[0][0]);
+  const result = click(board.click_paths, clicks, id);
+  clicks = result.clicks;
+  if (result.move !== null) {
+    play(result.move);
     return;
   }
   showChoices();
+  if (result.error) say(result.error);
 }
 
-$("board").addEventListener("click", (event) => {
-  const region = event.target.closest(".region[data-region]");
-  if (region) clickRegion(region.dataset.region);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
-  const region = event.target.closest(".region[data-region]");
-  if (!region) return;
-  event.preventDefault();
-  clickRegion(region.dataset.region);
-});
+listenForRegions(clickRegion);
 
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();

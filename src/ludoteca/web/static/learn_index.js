@@ -1,5 +1,4 @@
 // The list of courses: how many steps of each this browser has done (kept by learn.js).
-"use strict";
 
 for (const el of document.querySelectorAll("[data-progress]")) {
   let done = [];

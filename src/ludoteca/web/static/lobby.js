@@ -1,22 +1,15 @@
 // The lobby: the new-game forms, the player's name, open challenges (post, accept, withdraw),
 // the player's games and the games to watch, refreshed every few seconds. Every text from
 // the server is shown with textContent (never as markup).
-"use strict";
+import { api } from "./api.js";
+import { clockOf } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 2500;
 
-// api(path, options): static/api.js
-
-// "600+5" -> {initial: 600, increment: 5}; "day:86400" -> {per_move: 86400}; "" -> null.
-function clockOf(value, form) {
-  if (!value) return null;
-  if (value === "custom") {
-    return { initial: Number(form.elements.initial.value), increment: Number(form.elements.increment.value) };
-  }
-  if (value.startsWith("day:")) return { per_move: Number(value.slice(4)) };
-  const [initial, increment] = value.split("+").map(Number);
-  return { initial, increment };
+// The custom clock a form's fields give (read only when "custom" is chosen).
+function customClock(form) {
+  return () => ({ initial: form.elements.initial.value, increment: form.elements.increment.value });
 }
 
 // -- new games against the computer or by invitation ----------------------------------------
@@ -32,7 +25,7 @@ for (const form of document.querySelectorAll("form.new-game-form")) {
       options[field.name] = field.value;
     }
     const clockField = form.querySelector("[data-clock]");
-    const clock = clockField ? clockOf(clockField.value, form) : null;
+    const clock = clockField ? clockOf(clockField.value, customClock(form)) : null;
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     form.dataset.sending = "yes";
@@ -191,7 +184,7 @@ challengeForm.addEventListener("submit", async (event) => {
       body: JSON.stringify({
         game: gameSelect.value,
         side: challengeForm.elements.side.value,
-        clock: clockOf(challengeForm.elements.clock.value, challengeForm),
+        clock: clockOf(challengeForm.elements.clock.value, customClock(challengeForm)),
       }),
     });
     secrets[posted.id] = { secret: posted.secret, game: posted.game_id };

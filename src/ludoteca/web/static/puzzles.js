@@ -2,7 +2,9 @@
 // clicking along the board's click paths (as on the board page) or by typing a move
 // (POST /api/puzzles/<id>/answer). The server judges the move by the solved table, explains
 // it, and moves the player's and the puzzle's ratings (the first answer to a puzzle only).
-"use strict";
+import { api } from "./api.js";
+import { choices, click } from "./clickpath.js";
+import { choiceButton, listenForRegions, markRegions, renderDice, showBoard } from "./board_view.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = document.querySelector(".puzzle-page").dataset.game;
@@ -28,25 +30,9 @@ function showRating(player, change) {
 
 function draw(shown) {
   board = shown;
-  const holder = $("board");
-  if (board.svg) {
-    holder.innerHTML = board.svg;
-    $("board-text").hidden = true;
-  } else {
-    holder.replaceChildren();
-    $("board-text").textContent = board.text;
-    $("board-text").hidden = false;
-  }
+  showBoard(board);
   $("status").textContent = board.status;
-  const dice = $("dice");
-  dice.replaceChildren();
-  for (const die of board.dice || []) {
-    const item = document.createElement("li");
-    item.className = die.used ? "die used" : "die";
-    item.textContent = die.face;
-    item.setAttribute("aria-label", die.label || `die ${die.face}`);
-    dice.append(item);
-  }
+  renderDice($("dice"), board.dice);
   clicks = [];
   showChoices();
 }
@@ -117,80 +103,30 @@ async function play(text) {
 
 // -- clicking along the click paths (as on the board page) --------------------------------
 
-function regionElement(id) {
-  return document.querySelector(`#board .region[data-region="${CSS.escape(id)}"]`);
-}
-
-function candidates() {
-  return Object.entries(board.click_paths || {}).filter(
-    ([, path]) => path.length >= clicks.length && clicks.every((id, i) => path[i] === id),
-  );
-}
-
 function showChoices() {
   const box = $("choices");
   box.replaceChildren();
-  for (const el of document.querySelectorAll("#board .region")) el.classList.remove("next", "selected");
+  markRegions();
   if (finished) return;
-  const paths = board.click_paths || {};
-  const exact = [];
-  const next = new Set();
-  for (const [text, path] of candidates()) {
-    if (path.length === clicks.length) exact.push(text);
-    else next.add(path[clicks.length]);
-  }
-  for (const id of clicks) regionElement(id)?.classList.add("selected");
-  for (const id of next) regionElement(id)?.classList.add("next");
-  const buttons = clicks.length ? exact : Object.keys(paths).filter((t) => paths[t].length === 0);
-  for (const text of buttons) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "move-choice";
-    button.textContent = text;
-    button.addEventListener("click", () => play(text));
-    box.append(button);
-  }
+  const choice = choices(board.click_paths, clicks);
+  markRegions(choice);
+  for (const text of clicks.length ? choice.exact : choice.pathless) box.append(choiceButton(text, play));
 }
 
 function clickRegion(id) {
   say("");
   if (finished) return;
-  if (clicks.length && clicks[clicks.length - 1] === id) {
-    clicks.pop();
-    showChoices();
-    return;
-  }
-  clicks.push(id);
-  let matching = candidates();
-  if (matching.length === 0) {
-    clicks = [id];
-    matching = candidates();
-    if (matching.length === 0) {
-      clicks = [];
-      showChoices();
-      say("No move starts there. The highlighted places can be clicked.");
-      return;
-    }
-  }
-  const exact = matching.filter(([, path]) => path.length === clicks.length);
-  if (exact.length === 1 && matching.length === 1) {
-    play(exact[0][0]);
+  const result = click(board.click_paths, clicks, id);
+  clicks = result.clicks;
+  if (result.move !== null) {
+    play(result.move);
     return;
   }
   showChoices();
+  if (result.error) say(result.error);
 }
 
-$("board").addEventListener("click", (event) => {
-  const region = event.target.closest(".region[data-region]");
-  if (region) clickRegion(region.dataset.region);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
-  const region = event.target.closest(".region[data-region]");
-  if (!region) return;
-  event.preventDefault();
-  clickRegion(region.dataset.region);
-});
+listenForRegions(clickRegion);
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
   play($("move-input").value);
