@@ -25,7 +25,7 @@ import ludoteca
 from ludoteca.cli import main
 from ludoteca.core import check_declaration
 from ludoteca.core.conformance import check_game
-from ludoteca.core.registry import RegistrationError, unregister
+from ludoteca.core.registry import RegistrationError, make, unregister
 from ludoteca.web.app import ServerSettings, create_app
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "example_game"
@@ -85,7 +85,8 @@ def test_the_web_lobby_lists_the_example_game_with_its_colours(nim: Any, tmp_pat
         css = client.get("/styles/games.css")
         assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
         assert "svg.board.game-nim .piece-amber .body { fill: #e0a030; }" in css.text
-        assert "svg.board.game-salta .piece-green .body { fill: #2f8f46; }" in css.text
+        green = next(style for style in make("salta").info.piece_styles if style.name == "green")
+        assert f"svg.board.game-salta .piece-green .body {{ fill: {green.fill}; }}" in css.text
         created = client.post("/api/games", json={"game": "nim", "seats": ["human", "level:5"]})
         assert created.status_code in (200, 201), created.text
         rules = client.get("/rules/nim")
