@@ -10,6 +10,7 @@ import dataclasses
 import json
 import logging
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,22 @@ def test_log_in_refuses_a_wrong_name_or_password_with_one_message(first: TestCli
     bad_name = assert_error(log_in(first, "no such name!", PASSWORD), 401)
     assert wrong_password == wrong_name == bad_name == "wrong name or password"
     assert_error(first.get("/api/account"), 401)
+
+
+def test_a_wrong_name_costs_as_much_as_a_wrong_password(first: TestClient) -> None:
+    """Both check a password hash (CPU time, measured in this process, where the server's
+    threads run), so timing an answer does not tell which names have accounts."""
+    sign_up(first)
+    first.post("/api/logout")
+
+    def cpu_of_login(name: str) -> float:
+        started = time.process_time()
+        assert log_in(first, name, "not the password").status_code == 401
+        return time.process_time() - started
+
+    wrong_password = min(cpu_of_login("Ada") for _ in range(3))
+    wrong_name = min(cpu_of_login("Nobody") for _ in range(3))
+    assert wrong_name >= 0.5 * wrong_password, (wrong_name, wrong_password)
 
 
 def test_names_are_unique_whatever_the_case(first: TestClient, second: TestClient) -> None:

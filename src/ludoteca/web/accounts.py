@@ -146,7 +146,10 @@ async def log_in(body: Credentials, request: Request, response: Response) -> dic
     service = _service(request)
     account = await service.read(store.by_name, body.name)
     stored = account.password if account is not None else None
-    if account is None or not await asyncio.to_thread(password_matches, stored, body.password):
+    # Checked even without an account (against a stand-in hash): a wrong name takes as long as
+    # a wrong password, so nobody learns which names exist by timing the answer.
+    matches = await asyncio.to_thread(password_matches, stored, body.password)
+    if account is None or not matches:
         raise NotLoggedInError(WRONG_LOGIN)
     if needs_rehash(account.password):
         hashed = await asyncio.to_thread(hash_password, body.password)
