@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run warmup test lint bench mutants screenshots clean
+.PHONY: run warmup test lint kernels bench mutants screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests tools examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+
+# Every game's kernel contract, written from one template over the game's kernels/rules.py
+# (docs/kernels.md); a test fails while a generated file differs from what this writes.
+kernels: $(STAMP)
+	$(BIN)/python -m ludoteca.core.kernel_template
 
 # BENCH_ARGS="--json", "salta --seconds 10", "--cold": see docs/bench.md.
 bench: $(STAMP)

@@ -35,13 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # target -> (modules or packages to mutate, tests that judge them), relative to the tree
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
-    game: ([f"src/ludoteca/games/{game}/kernels.py"], [f"tests/games/{game}"])
+    game: ([f"src/ludoteca/games/{game}/kernels/rules.py"], [f"tests/games/{game}"])
     for game in ("salta", "pente_grammai", "salt_n_pepper", "splinter")
 }
 TARGETS |= {
     "steppin_stones": (
         [
-            "src/ludoteca/games/steppin_stones/kernels.py",
+            "src/ludoteca/games/steppin_stones/kernels/rules.py",
             "src/ludoteca/games/steppin_stones/move_kernels.py",
         ],
         ["tests/games/steppin_stones"],

@@ -1,33 +1,12 @@
-"""The kernel contract: the functions a game's compiled kernels module provides.
+"""The kernel contract's types: what mypy and the conformance check see of a kernels module.
 
-Every kernel takes the position first, then the game's `KernelGame.kernel_args` (its options and
-tables as arrays, in the game's own fixed order), then the call's own arguments::
-
-    legal_actions(cells, *args) -> int64[k]                  sorted, unique; empty once over
-    apply_action(cells, *args, action) -> int32[n]           a new array; cells unchanged
-    player_to_move(cells) -> int                             player, CHANCE_NODE or GAME_OVER
-    expand(cells, *args) -> (int64[k], int32[k, n], int64[k])
-                                                             actions, children, their players
-    random_playout_inplace(cells, *args, totals, curve, max_plies) -> int
-                                                             plays on cells, adds to totals;
-                                                             the first decision's player
-    random_rollout(cells, *args, max_plies, seed) -> int32[n]
-    random_playouts(cells, *args, count, seed) -> int64 totals
-    random_playout_records(cells, *args, count, seed) -> (int64[count, R], int64[2, CURVE_LENGTH])
-
-and, for learning agents (`ludoteca.rl`; every game provides them)::
-
-    observation(cells, *args, player, out) -> None          the float32 tensor, flat, into out
-    action_mask(cells, *args, out) -> None                   bool[num_actions] into out
-    vector_reset(batch, *args, initial, observations, masks, players, rng) -> int
-    vector_step(batch, *args, initial, actions, observations, masks, players, rewards,
-                terminated, rng) -> int                       a whole batch, one ply each
-
-(see `ludoteca.core.playouts` for the totals, records and curve, and docs/kernels.md and
-docs/rl.md for the batch kernels). `GameKernels` states this for
-mypy, and `KERNEL_SIGNATURES` for the runtime check in `ludoteca.core.conformance`, which reads
-the parameter names of the compiled functions (numba's ``py_func``). docs/kernels.md explains
-what each of the two checks covers.
+The contract itself is written once, in `ludoteca.core.kernel_template`: the template that
+writes every game's contract kernels (``legal_actions``, ``apply_action``, ``player_to_move``,
+``expand``, the random playouts, the action mask and the batch kernels) and their typed stub
+from the game's primitives; docs/kernels.md says what each kernel does. Here, `GameKernels`
+states the kernels for mypy (``games/kernel_contract.py`` checks every generated stub against
+it), and `KERNEL_SIGNATURES`, read from the template, the parameters that
+`ludoteca.core.conformance` checks in the compiled functions (numba's ``py_func``).
 """
 
 from __future__ import annotations
@@ -39,6 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from ludoteca.core.kernel_template import KERNELS
 
 Cells = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
@@ -118,29 +99,10 @@ class GameKernels(Protocol):
 
 
 #: Per kernel: the parameters after the position and the game's kernel arguments (``None``: the
-#: kernel takes the position alone).
+#: kernel takes the position alone), as the template writes them.
 KERNEL_SIGNATURES: dict[str, tuple[str, ...] | None] = {
-    "legal_actions": (),
-    "apply_action": ("action",),
-    "player_to_move": None,
-    "expand": (),
-    "random_playout_inplace": ("totals", "curve", "max_plies"),
-    "random_rollout": ("max_plies", "seed"),
-    "random_playouts": ("count", "seed"),
-    "random_playout_records": ("count", "seed"),
-    "observation": ("player", "out"),
-    "action_mask": ("out",),
-    "vector_reset": ("initial", "observations", "masks", "players", "rng"),
-    "vector_step": (
-        "initial",
-        "actions",
-        "observations",
-        "masks",
-        "players",
-        "rewards",
-        "terminated",
-        "rng",
-    ),
+    kernel: None if own is None else tuple(name for name, _ in own)
+    for kernel, (own, _) in KERNELS.items()
 }
 
 

@@ -1,8 +1,9 @@
 """mypy's check of the kernel contract: every game's kernels module is a `GameKernels`.
 
-mypy reads each kernels module through its typed stub (``kernels.pyi``); assigning the modules
-to `GameKernels` variables makes mypy check that every kernel of the contract is there with the
-contract's result type. Nothing here runs: the imports are for the type checker only.
+mypy reads each kernels package through its typed stub (``kernels/__init__.pyi``, written by
+`ludoteca.core.kernel_template`); assigning the modules to `GameKernels` variables makes mypy
+check that the template's stubs give every kernel of the contract the contract's result type.
+Nothing here runs: the imports are for the type checker only.
 """
 
 from __future__ import annotations

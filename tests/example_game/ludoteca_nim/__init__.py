@@ -1,7 +1,8 @@
 """Nim: take counters from one pile; who takes the last counter wins.
 
 A small game from outside Ludoteca, kept in Ludoteca's test suite to show how a game package
-plugs in: numba kernels (``kernels.py``), an immutable state (``state.py``), a view
+plugs in: numba kernels (its rules in ``kernels/rules.py``; the kernel contract is generated
+from them into ``kernels/__init__.py``), an immutable state (``state.py``), a view
 (``view.py``), exact heuristics (``heuristics.py``), and a declaration (`NimGame.info`). It
 registers through the ``ludoteca.games`` entry point group or ``ludoteca.register(NimGame)``.
 

@@ -14,6 +14,7 @@ from numba import njit
 
 from ludoteca.games.steppin_stones import kernels as k
 from ludoteca.games.steppin_stones import move_kernels as m
+from ludoteca.games.steppin_stones.kernels import rules
 from ludoteca.games.steppin_stones.planner import choose
 from ludoteca.games.steppin_stones.state import SteppinStonesState
 
@@ -39,7 +40,7 @@ def _wins(
         s[:] = start
         while s[k.STATUS_AT] == k.ONGOING:
             if k.is_chance_node(s):
-                action = k._roll(s)
+                action = rules._roll(s)
             elif np.random.random() < random_share:
                 n = k.legal_actions_into(s, params, geo, work, out)
                 action = out[np.random.randint(n)]

@@ -57,25 +57,13 @@ from numba import njit
 
 from ludoteca.core.playout_kernels import (
     count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 from ludoteca.core.playouts import (
-    GAME_OVER,
-    NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_WINS,
 )
-from ludoteca.core.vector_kernels import (
-    ENDS_BEFORE_DECISION,
-    NO_ILLEGAL,
-    first_illegal,
-    random_below,
-    write_returns,
-)
+from ludoteca.core.vector_kernels import random_below
 
 BLUE, RED = 0, 1
 CHANCE = -1
@@ -1018,17 +1006,6 @@ def new_workspace(num_squares):
 
 
 @njit(cache=True)
-def legal_actions(s, params, nbr):
-    """The legal actions, sorted (empty once the game is over); ``s`` may be read-only."""
-    if s[STATUS_AT] != ONGOING:
-        return np.empty(0, dtype=np.int64)
-    label, order, _, seeds, group_sizes, sizes = new_workspace(nbr.shape[0])
-    out = np.empty(MAX_LEGAL + 1, dtype=np.int64)
-    n = legal_actions_into(s.copy(), params, nbr, label, order, seeds, group_sizes, sizes, out)
-    return out[:n].copy()
-
-
-@njit(cache=True)
 def kept_first_squares(s, params, nbr, actions):
     """For each action, the first square of the group it keeps, if it chooses among tied ones.
 
@@ -1203,15 +1180,6 @@ def apply_action_inplace(s, action, params, nbr, label, order, groups, tied):
     settle(s, params)
 
 
-@njit(cache=True)
-def apply_action(s, params, nbr, action):
-    """A copy of ``s`` with ``action`` played."""
-    t = s.copy()
-    label, order, groups, _, _, sizes = new_workspace(nbr.shape[0])
-    apply_action_inplace(t, action, params, nbr, label, order, groups, sizes)
-    return t
-
-
 # -- random playouts --------------------------------------------------------------------------
 
 NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts; ties count as draws
@@ -1254,86 +1222,6 @@ def winner(s):
     if status == BLUE_WINS:
         return BLUE
     return RED if status == RED_WINS else NO_WINNER
-
-
-@njit(cache=True)
-def _playouts(start, params, nbr, count, seed, records, curve):
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    before = np.empty(T_WINS, dtype=np.int64)
-    s = start.copy()
-    for i in range(count):
-        s[:] = start
-        before[:] = totals[:T_WINS]
-        first = random_playout_inplace(s, params, nbr, totals, curve, NO_PLY_LIMIT)
-        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
-    return totals
-
-
-@njit(cache=True)
-def random_playouts(start, params, nbr, count, seed):
-    """Run ``count`` uniformly random games from ``start``; return the totals (``T_*`` slots).
-
-    The first-player draw is sampled with its probabilities (one half each) and counts as a ply;
-    a game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``.
-    """
-    return _playouts(start, params, nbr, count, seed, no_records(), no_curve())
-
-
-@njit(cache=True)
-def random_playout_records(start, params, nbr, count, seed):
-    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
-    records, curve = new_records(count)
-    _playouts(start, params, nbr, count, seed, records, curve)
-    return records, curve
-
-
-@njit(cache=True)
-def random_rollout(start, params, nbr, max_plies, seed):
-    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
-
-    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the
-    first-player draw at even odds, moves uniformly among the legal ones), stopping early when
-    the game ends. ``start`` is unchanged.
-    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
-    (searches seed once).
-    """
-    if seed >= 0:
-        np.random.seed(seed)
-    s = start.astype(np.int32)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, nbr, totals, no_curve(), max_plies)
-    return s
-
-
-# -- the search's view ---------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def player_to_move(s):
-    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
-    if s[STATUS_AT] != ONGOING:
-        return GAME_OVER
-    return s[TO_MOVE_AT]
-
-
-@njit(cache=True)
-def expand(s, params, nbr):
-    """Every legal action of ``s`` with the position after it and the player to move there.
-
-    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
-    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
-    """
-    actions = legal_actions(s, params, nbr)
-    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
-    players = np.empty(actions.shape[0], dtype=np.int64)
-    label, order, groups, _, _, sizes = new_workspace(nbr.shape[0])
-    for i in range(actions.shape[0]):
-        t = children[i]
-        t[:] = s
-        apply_action_inplace(t, actions[i], params, nbr, label, order, groups, sizes)
-        players[i] = player_to_move(t)
-    return actions, children, players
 
 
 # == Learning agents: observation planes, legal-action masks, batches of games ==================
@@ -1387,130 +1275,6 @@ def observation(s, params, nbr, player, out):
     out[OBS_TURNS * num_squares : (OBS_TURNS + 1) * num_squares] = turns
 
 
-@njit(cache=True)
-def _set_legal(s, params, nbr, workspace, legal, out):
-    """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone).
-
-    Uses scratch space; ``s`` is changed while moves are tried, then restored.
-    """
-    if s[STATUS_AT] != ONGOING or s[TO_MOVE_AT] == CHANCE:
-        return
-    label, order, _, seeds, group_sizes, sizes = workspace
-    n = legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, legal)
-    for i in range(n):
-        out[legal[i]] = True
-
-
-@njit(cache=True)
-def _unset_moves(s, params, out):
-    """Set ``out`` False wherever a legal action of the decision ``s`` could be True.
-
-    Every action of the player to move starts on one of its pieces, so only those squares'
-    blocks of ``NUM_DIRECTIONS * MAX_CHOICES`` actions (and ``PASS``) need clearing: a few
-    hundred entries of a mask of ``NUM_ACTIONS``.
-    """
-    block = NUM_DIRECTIONS * MAX_CHOICES
-    mover = s[TO_MOVE_AT]
-    for square in range(params[P_WIDTH] * params[P_HEIGHT]):
-        code = s[BOARD_AT + square]
-        if code != 0 and (code - 1) // NUM_TYPES == mover:
-            out[square * block : (square + 1) * block] = False
-    out[PASS] = False
-
-
-@njit(cache=True)
-def action_mask(s, params, nbr, out):
-    """Write True into ``out[action]`` for every legal action of ``s``, False elsewhere.
-
-    All False at the chance node of ``first=random`` (chance outcomes are no actions).
-    """
-    out[:] = False
-    workspace = new_workspace(nbr.shape[0])
-    _set_legal(s.copy(), params, nbr, workspace, np.empty(MAX_LEGAL + 1, dtype=np.int64), out)
-
-
-@njit(cache=True)
-def _start_game(s, params, nbr, initial, rng, row, workspace):
-    """Set ``s`` (game ``row`` of a batch) to ``initial`` and draw the first player if needed.
-
-    The draw is at even odds from game ``row``'s generator in ``rng``.
-    """
-    s[:] = initial
-    if s[STATUS_AT] == ONGOING and s[TO_MOVE_AT] == CHANCE:
-        label, order, groups, _, _, sizes = workspace
-        draw = random_below(rng, row, 2)
-        apply_action_inplace(s, draw, params, nbr, label, order, groups, sizes)
-
-
-@njit(cache=True)
-def _show(s, params, nbr, row, observations, masks, players, workspace, legal):
-    """Write what the player to move sees in game ``row`` of a batch, and its legal actions.
-
-    ``masks[row]`` must be all False before.
-    """
-    player = s[TO_MOVE_AT]
-    players[row] = player
-    observation(s, params, nbr, player, observations[row])
-    _set_legal(s, params, nbr, workspace, legal, masks[row])
-
-
-@njit(cache=True)
-def vector_reset(batch, params, nbr, initial, observations, masks, players, rng):
-    """Start every game of ``batch`` from ``initial``, drawing the first player from ``rng``.
-
-    Writes each game's observation (from the view of the player to move), mask and player.
-    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-    """
-    workspace = new_workspace(nbr.shape[0])
-    legal = np.empty(MAX_LEGAL + 1, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        _start_game(s, params, nbr, initial, rng, row, workspace)
-        if s[STATUS_AT] != ONGOING:
-            return ENDS_BEFORE_DECISION
-        masks[row] = False
-        _show(s, params, nbr, row, observations, masks, players, workspace, legal)
-    return NO_ILLEGAL
-
-
-@njit(cache=True)
-def vector_step(
-    batch, params, nbr, initial, actions, observations, masks, players, rewards, terminated, rng
-):
-    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
-
-    Checks every action against ``masks`` first and returns the first row whose action is not
-    legal, changing nothing. Otherwise plays them, writes each finished game's returns into
-    ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial`` (drawing the
-    first player from ``rng``), and writes every game's observation, mask and player to move.
-    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-
-    ``masks`` must hold what the last call wrote (as the legality check assumes anyway): a
-    row's mask is cleared only where the position's legal actions can be, which is much less
-    than the whole of ``NUM_ACTIONS``.
-    """
-    bad = first_illegal(actions, masks)
-    if bad >= 0:
-        return bad
-    workspace = new_workspace(nbr.shape[0])
-    label, order, groups, _, _, sizes = workspace
-    legal = np.empty(MAX_LEGAL + 1, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        _unset_moves(s, params, masks[row])
-        apply_action_inplace(s, actions[row], params, nbr, label, order, groups, sizes)
-        rewards[row, 0] = 0.0
-        rewards[row, 1] = 0.0
-        terminated[row] = s[STATUS_AT] != ONGOING
-        if terminated[row]:
-            write_returns(rewards, row, winner(s))
-            _start_game(s, params, nbr, initial, rng, row, workspace)
-            if s[STATUS_AT] != ONGOING:
-                return ENDS_BEFORE_DECISION
-        _show(s, params, nbr, row, observations, masks, players, workspace, legal)
-    return NO_ILLEGAL
-
-
 # -- Named accessors --------------------------------------------------------------------------
 # The layout read and written by name: code outside the kernels (position text, the state, the
 # game's start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A
@@ -1559,3 +1323,76 @@ def set_no_return_record(s, direction, first, count):
 def cells_size(width, height):  # type: ignore[no-untyped-def]
     """The length of the position array of a ``width`` by ``height`` board."""
     return HEADER_SIZE + width * height
+
+
+# -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
+
+CONTRACT = {"args": ("params", "nbr"), "chance": True}
+LEGAL_BUFFER = MAX_LEGAL + 1  # the moves, or PASS
+
+
+@njit(cache=True)
+def new_scratch(params, nbr):
+    """The workspace of `legal_actions_into` and `apply_action_inplace` (`new_workspace`)."""
+    return new_workspace(nbr.shape[0])
+
+
+@njit(cache=True)
+def is_over(s):
+    """Whether the game is over."""
+    return s[STATUS_AT] != ONGOING
+
+
+@njit(cache=True)
+def is_chance(s):
+    """Whether the first player is still to be drawn."""
+    return s[TO_MOVE_AT] == CHANCE
+
+
+@njit(cache=True)
+def mover(s):
+    """The side to move."""
+    return s[TO_MOVE_AT]
+
+
+@njit(cache=True)
+def safeguard_ended(s):
+    """Whether the ``max_plies`` safeguard ended the game."""
+    return s[REASON_AT] == PLY_CAP
+
+
+@njit(cache=True)
+def legal_into(s, params, nbr, scratch, out):
+    """`legal_actions_into` with the workspace's buffers (``s`` is changed, then restored)."""
+    label, order, _, seeds, group_sizes, sizes = scratch
+    return legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out)
+
+
+@njit(cache=True)
+def play(s, params, nbr, action, scratch):
+    """`apply_action_inplace` with the workspace's buffers."""
+    label, order, groups, _, _, sizes = scratch
+    apply_action_inplace(s, action, params, nbr, label, order, groups, sizes)
+
+
+@njit(cache=True)
+def draw_outcome(s, params, nbr, rng, row):
+    """The first player at even odds, from game ``row``'s generator."""
+    return random_below(rng, row, 2)
+
+
+@njit(cache=True)
+def clear_mask(s, params, nbr, out):
+    """Set ``out`` False wherever a legal action of the decision ``s`` could be True.
+
+    Every action of the player to move starts on one of its pieces, so only those squares'
+    blocks of ``NUM_DIRECTIONS * MAX_CHOICES`` actions (and ``PASS``) need clearing: a few
+    hundred entries of a mask of ``NUM_ACTIONS``.
+    """
+    block = NUM_DIRECTIONS * MAX_CHOICES
+    side = s[TO_MOVE_AT]
+    for square in range(params[P_WIDTH] * params[P_HEIGHT]):
+        code = s[BOARD_AT + square]
+        if code != 0 and (code - 1) // NUM_TYPES == side:
+            out[square * block : (square + 1) * block] = False
+    out[PASS] = False

@@ -19,26 +19,15 @@ from numba import njit
 
 from ludoteca.core.playout_kernels import (
     count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 from ludoteca.core.playouts import (
-    CHANCE_NODE,
-    GAME_OVER,
-    NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_TURNS,
     T_WINS,
 )
 from ludoteca.core.vector_kernels import (
-    ENDS_BEFORE_DECISION,
-    NO_ILLEGAL,
-    first_illegal,
     random_below,
-    write_returns,
 )
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import move_kernels as m
@@ -140,16 +129,6 @@ def legal_actions_into(s, params, geo, work, out):
     if s[STAGE_AT] == PLAY1:
         return m.phase_one_actions(s, params, geo, work, out)
     return m.phase_two_actions(s, params, geo, work, out)
-
-
-@njit(cache=True)
-def legal_actions(s, params, geo):
-    """The legal actions, sorted (empty once the game is over); ``s`` may be read-only."""
-    if s[STATUS_AT] != ONGOING:
-        return np.empty(0, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    n = legal_actions_into(s, params, geo, new_work(), out)
-    return np.sort(out[:n])
 
 
 # -- why a move is refused ------------------------------------------------------------------------
@@ -474,14 +453,6 @@ def apply_action_inplace(s, action, params, geo, work):
 
 
 @njit(cache=True)
-def apply_action(s, params, geo, action):
-    """A copy of ``s`` with ``action`` (or a chance outcome) played."""
-    t = s.copy()
-    apply_action_inplace(t, action, params, geo, new_work())
-    return t
-
-
-@njit(cache=True)
 def settled(s, params, geo):
     """A copy of ``s`` with the derived counts, status and reason set (after parsing)."""
     t = s.copy()
@@ -570,88 +541,6 @@ def _random_phase_two(s, params, geo, homes, pieces, sets, queue, totals, curve,
     settle(s, params, geo)
 
 
-@njit(cache=True)
-def _playouts(start, params, geo, count, seed, records, curve):
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    before = np.empty(T_WINS, dtype=np.int64)
-    s = start.copy()
-    for i in range(count):
-        s[:] = start
-        before[:] = totals[:T_WINS]
-        first = random_playout_inplace(s, params, geo, totals, curve, NO_PLY_LIMIT)
-        won = 0 if s[STATUS_AT] == WON else NO_WINNER
-        end_game(totals, before, records, i, won, s[REASON_AT] == TURN_CAP, first)
-    return totals
-
-
-@njit(cache=True)
-def random_playouts(start, params, geo, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
-
-    Lost games count as draws (no winner); those lost to the ``max_turns`` safeguard also count
-    in ``T_SAFEGUARD``.
-    """
-    return _playouts(start, params, geo, count, seed, no_records(), no_curve())
-
-
-@njit(cache=True)
-def random_playout_records(start, params, geo, count, seed):
-    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
-    records, curve = new_records(count)
-    _playouts(start, params, geo, count, seed, records, curve)
-    return records, curve
-
-
-@njit(cache=True)
-def random_rollout(start, params, geo, max_plies, seed):
-    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
-
-    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (dice
-    rolled fairly, moves uniformly among the legal ones), stopping early when the game ends.
-    ``start`` is unchanged. A negative ``seed`` does not reseed: the rollout goes on with the
-    generator's current stream (searches seed once).
-    """
-    if seed >= 0:
-        np.random.seed(seed)
-    s = start.astype(np.int32)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, geo, totals, no_curve(), max_plies)
-    return s
-
-
-# -- the search's view ---------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def player_to_move(s):
-    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
-    if s[STATUS_AT] != ONGOING:
-        return GAME_OVER
-    if is_chance_node(s):
-        return CHANCE_NODE
-    return 0
-
-
-@njit(cache=True)
-def expand(s, params, geo):
-    """Every legal action of ``s`` with the position after it and the player to move there.
-
-    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
-    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
-    """
-    actions = legal_actions(s, params, geo)
-    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
-    players = np.empty(actions.shape[0], dtype=np.int64)
-    work = new_work()
-    for i in range(actions.shape[0]):
-        t = children[i]
-        t[:] = s
-        apply_action_inplace(t, actions[i], params, geo, work)
-        players[i] = player_to_move(t)
-    return actions, children, players
-
-
 # == Learning agents: observation planes, legal-action masks, batches of games ==================
 #
 # What a learning agent sees of a position: float32 planes over the board (8x8, or 10x10 on the
@@ -719,103 +608,6 @@ def observation(s, params, geo, player, out):
     _add_to_plane(out, OBS_TURNS, num_squares, min(1.0, s[TURNS_AT] / params[P_MAX_TURNS]))
 
 
-@njit(cache=True)
-def _mask_into(s, params, geo, work, legal, out):
-    """`action_mask` with scratch space (``work`` for the path searches, ``legal``)."""
-    out[:] = False
-    if s[STATUS_AT] != ONGOING or is_chance_node(s):
-        return
-    n = legal_actions_into(s, params, geo, work, legal)
-    for i in range(n):
-        out[legal[i]] = True
-
-
-@njit(cache=True)
-def action_mask(s, params, geo, out):
-    """Write True into ``out[action]`` for every legal action of ``s``, False elsewhere.
-
-    All False at a chance node (rolls are no actions); ``resign`` is never set.
-    """
-    _mask_into(s, params, geo, new_work(), np.empty(MAX_LEGAL, dtype=np.int64), out)
-
-
-@njit(cache=True)
-def _roll_dice(s, params, geo, work, rng, row):
-    """Roll the dice due in game ``row`` of a batch until a decision is due or the game is over.
-
-    The faces come from the game's own generator in ``rng``. A turn may roll twice: the phase-1
-    dice, then (after ``end``) the phase-2 dice.
-    """
-    while s[STATUS_AT] == ONGOING and is_chance_node(s):
-        mask = rolling_suits(s)
-        outcome = 0
-        for suit in range(NUM_SUITS):
-            if mask & (1 << suit):
-                outcome += outcome_digit(random_below(rng, row, 6), suit)
-        apply_action_inplace(s, outcome, params, geo, work)
-
-
-@njit(cache=True)
-def _show(s, params, geo, row, observations, masks, players, work, legal):
-    """Write what the player sees in game ``row`` of a batch, and the legal actions."""
-    players[row] = 0
-    observation(s, params, geo, 0, observations[row])
-    _mask_into(s, params, geo, work, legal, masks[row])
-
-
-@njit(cache=True)
-def vector_reset(batch, params, geo, initial, observations, masks, players, rng):
-    """Start every game of ``batch`` from ``initial`` and roll its first dice from ``rng``.
-
-    Writes each game's observation, mask and player (always 0). Returns `NO_ILLEGAL`, or
-    `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-    """
-    work = new_work()
-    legal = np.empty(MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        s[:] = initial
-        _roll_dice(s, params, geo, work, rng, row)
-        if s[STATUS_AT] != ONGOING:
-            return ENDS_BEFORE_DECISION
-        _show(s, params, geo, row, observations, masks, players, work, legal)
-    return NO_ILLEGAL
-
-
-@njit(cache=True)
-def vector_step(
-    batch, params, geo, initial, actions, observations, masks, players, rewards, terminated, rng
-):
-    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
-
-    Checks every action against ``masks`` first and returns the first row whose action is not
-    legal, changing nothing (``resign`` is never in a mask). Otherwise plays them and rolls
-    the dice that fall due from ``rng``, writes each finished game's return (+1 won, -1 lost)
-    into ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial``, and
-    writes every game's observation, mask and player. Returns `NO_ILLEGAL`, or
-    `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-    """
-    bad = first_illegal(actions, masks)
-    if bad >= 0:
-        return bad
-    work = new_work()
-    legal = np.empty(MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        apply_action_inplace(s, actions[row], params, geo, work)
-        _roll_dice(s, params, geo, work, rng, row)
-        rewards[row, 0] = 0.0
-        terminated[row] = s[STATUS_AT] != ONGOING
-        if terminated[row]:
-            write_returns(rewards, row, 0 if s[STATUS_AT] == WON else NO_WINNER)
-            s[:] = initial
-            _roll_dice(s, params, geo, work, rng, row)
-            if s[STATUS_AT] != ONGOING:
-                return ENDS_BEFORE_DECISION
-        _show(s, params, geo, row, observations, masks, players, work, legal)
-    return NO_ILLEGAL
-
-
 # -- Named accessors --------------------------------------------------------------------------
 # The layout's accessors are in `cells` (the Python side calls them as they are); these are the
 # compiled copies for compiled code outside the kernels (the planner).
@@ -824,3 +616,71 @@ pawn_cell = njit(cache=True)(c.pawn_cell)
 pawn_square = njit(cache=True)(c.pawn_square)
 value_coins_left = njit(cache=True)(c.value_coins_left)
 budget_left = njit(cache=True)(c.budget_left)
+
+
+# -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
+
+CONTRACT = {"args": ("params", "geo"), "chance": True}
+LEGAL_BUFFER = MAX_LEGAL
+
+
+@njit(cache=True)
+def new_scratch(params, geo):
+    """The path searches' work space (`move_kernels.new_work`)."""
+    return new_work()
+
+
+@njit(cache=True)
+def is_over(s):
+    """Whether the game is over."""
+    return s[STATUS_AT] != ONGOING
+
+
+@njit(cache=True)
+def is_chance(s):
+    """`is_chance_node`: dice are to be rolled."""
+    return is_chance_node(s)
+
+
+@njit(cache=True)
+def mover(s):
+    """The one player."""
+    return 0
+
+
+@njit(cache=True)
+def winner(s):
+    """0 for a won game; a lost one has no winner."""
+    return 0 if s[STATUS_AT] == WON else NO_WINNER
+
+
+@njit(cache=True)
+def safeguard_ended(s):
+    """Whether the ``max_turns`` safeguard ended the game."""
+    return s[REASON_AT] == TURN_CAP
+
+
+@njit(cache=True)
+def legal_into(s, params, geo, scratch, out):
+    """`legal_actions_into` with the work space."""
+    return legal_actions_into(s, params, geo, scratch, out)
+
+
+@njit(cache=True)
+def play(s, params, geo, action, scratch):
+    """`apply_action_inplace` with the work space."""
+    apply_action_inplace(s, action, params, geo, scratch)
+
+
+@njit(cache=True)
+def draw_outcome(s, params, geo, rng, row):
+    """The roll of the dice due, each fair, from game ``row``'s generator.
+
+    A turn may roll twice: the phase-1 dice, then (after ``end``) the phase-2 dice.
+    """
+    mask = rolling_suits(s)
+    outcome = 0
+    for suit in range(NUM_SUITS):
+        if mask & (1 << suit):
+            outcome += outcome_digit(random_below(rng, row, 6), suit)
+    return outcome

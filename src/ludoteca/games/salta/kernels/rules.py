@@ -32,19 +32,12 @@ from numba import njit
 
 from ludoteca.core.playout_kernels import (
     count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 from ludoteca.core.playouts import (
-    GAME_OVER,
-    NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_WINS,
 )
-from ludoteca.core.vector_kernels import NO_ILLEGAL, first_illegal, write_returns
 
 WIDTH = 10
 NUM_SQUARES = 100
@@ -618,16 +611,6 @@ def legal_actions_into(s, params, goals, out):
 
 
 @njit(cache=True)
-def legal_actions(s, params, goals):
-    """The legal actions, sorted (empty once the game is over); ``s`` may be read-only."""
-    if s[STATUS_AT] != ONGOING:
-        return np.empty(0, dtype=np.int64)
-    out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
-    n = legal_actions_into(s.copy(), params, goals, out)  # the no-block test moves pieces
-    return np.sort(out[:n])
-
-
-@njit(cache=True)
 def _finish(s, status, reason):
     s[STATUS_AT] = status
     s[REASON_AT] = reason
@@ -713,14 +696,6 @@ def apply_action_inplace(s, action, params, goals):
 
 
 @njit(cache=True)
-def apply_action(s, params, goals, action):
-    """A copy of ``s`` with ``action`` played."""
-    t = s.copy()
-    apply_action_inplace(t, action, params, goals)
-    return t
-
-
-@njit(cache=True)
 def random_playout_inplace(s, params, goals, totals, curve, max_plies):
     """Play uniformly random moves on ``s`` (numba's seeded generator).
 
@@ -753,89 +728,12 @@ NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two pl
 
 
 @njit(cache=True)
-def random_rollout(start, params, goals, max_plies, seed):
-    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
-
-    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (moves
-    uniformly among the legal ones), stopping early when the game ends. ``start`` is unchanged.
-    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
-    (searches seed once).
-    """
-    if seed >= 0:
-        np.random.seed(seed)
-    s = start.astype(np.int32)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, goals, totals, no_curve(), max_plies)
-    return s
-
-
-@njit(cache=True)
 def winner(s):
     """The side that won a finished position, `NO_WINNER` for a draw."""
     status = s[STATUS_AT]
     if status == GREEN_WINS:
         return GREEN
     return RED if status == RED_WINS else NO_WINNER
-
-
-@njit(cache=True)
-def _playouts(start, params, goals, count, seed, records, curve):
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    before = np.empty(T_WINS, dtype=np.int64)
-    s = start.copy()
-    for i in range(count):
-        s[:] = start
-        before[:] = totals[:T_WINS]
-        first = random_playout_inplace(s, params, goals, totals, curve, NO_PLY_LIMIT)
-        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
-    return totals
-
-
-@njit(cache=True)
-def random_playouts(start, params, goals, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
-
-    A game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``.
-    """
-    return _playouts(start, params, goals, count, seed, no_records(), no_curve())
-
-
-@njit(cache=True)
-def random_playout_records(start, params, goals, count, seed):
-    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
-    records, curve = new_records(count)
-    _playouts(start, params, goals, count, seed, records, curve)
-    return records, curve
-
-
-# -- the search's view ---------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def player_to_move(s):
-    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
-    if s[STATUS_AT] != ONGOING:
-        return GAME_OVER
-    return side_to_move(s)
-
-
-@njit(cache=True)
-def expand(s, params, goals):
-    """Every legal action of ``s`` with the position after it and the player to move there.
-
-    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
-    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
-    """
-    actions = legal_actions(s, params, goals)
-    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
-    players = np.empty(actions.shape[0], dtype=np.int64)
-    for i in range(actions.shape[0]):
-        t = children[i]
-        t[:] = s
-        apply_action_inplace(t, actions[i], params, goals)
-        players[i] = player_to_move(t)
-    return actions, children, players
 
 
 # == Learning agents: observation planes, legal-action masks, batches of games ==================
@@ -896,74 +794,6 @@ def observation(s, params, goals, player, out):
     _fill_plane(out, OBS_PLY_CAP, min(1.0, s[PLY_AT] / params[P_MAX_PLIES]))
 
 
-@njit(cache=True)
-def _mask_into(s, params, goals, legal, out):
-    """`action_mask` with a scratch array ``legal`` of ``2 * MAX_LEGAL`` actions (``s`` moves)."""
-    out[:] = False
-    if s[STATUS_AT] != ONGOING:
-        return
-    n = legal_actions_into(s, params, goals, legal)
-    for i in range(n):
-        out[legal[i]] = True
-
-
-@njit(cache=True)
-def action_mask(s, params, goals, out):
-    """Write True into ``out[action]`` for every legal action of ``s``, False elsewhere."""
-    _mask_into(s.copy(), params, goals, np.empty(2 * MAX_LEGAL, dtype=np.int64), out)
-
-
-@njit(cache=True)
-def _show(s, params, goals, row, observations, masks, players, legal):
-    """Write what the player to move sees in game ``row`` of a batch, and its legal actions."""
-    player = side_to_move(s)
-    players[row] = player
-    observation(s, params, goals, player, observations[row])
-    _mask_into(s, params, goals, legal, masks[row])
-
-
-@njit(cache=True)
-def vector_reset(batch, params, goals, initial, observations, masks, players, rng):
-    """Start every game of ``batch`` from ``initial`` (Salta has no chance: ``rng`` is unused).
-
-    Writes each game's observation (from the view of the player to move), mask and player.
-    Returns `NO_ILLEGAL`.
-    """
-    legal = np.empty(2 * MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        batch[row] = initial
-        _show(batch[row], params, goals, row, observations, masks, players, legal)
-    return NO_ILLEGAL
-
-
-@njit(cache=True)
-def vector_step(
-    batch, params, goals, initial, actions, observations, masks, players, rewards, terminated, rng
-):
-    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
-
-    Checks every action against ``masks`` first and returns the first row whose action is not
-    legal, changing nothing. Otherwise plays them, writes each finished game's returns into
-    ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial``, and writes
-    every game's observation, mask and player to move. Returns `NO_ILLEGAL`.
-    """
-    bad = first_illegal(actions, masks)
-    if bad >= 0:
-        return bad
-    legal = np.empty(2 * MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        apply_action_inplace(s, actions[row], params, goals)
-        rewards[row, 0] = 0.0
-        rewards[row, 1] = 0.0
-        terminated[row] = s[STATUS_AT] != ONGOING
-        if terminated[row]:
-            write_returns(rewards, row, winner(s))
-            s[:] = initial
-        _show(s, params, goals, row, observations, masks, players, legal)
-    return NO_ILLEGAL
-
-
 # -- Named accessors --------------------------------------------------------------------------
 # The layout read and written by name: code outside the kernels (position text, the state, the
 # view, the start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A
@@ -1007,3 +837,45 @@ def scoring_moves_of(s, side):
 def set_scoring_moves(s, side, count):
     """Set the moves ``side`` has made in the played scoring phase."""
     s[SCORING_MOVES_AT + side] = count
+
+
+# -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
+
+CONTRACT = {"args": ("params", "goals"), "chance": False}
+LEGAL_BUFFER = 2 * MAX_LEGAL  # the legal actions, then the no-block test's scratch space
+
+
+@njit(cache=True)
+def new_scratch(params, goals):
+    """Salta's kernels need no scratch buffers."""
+    return 0
+
+
+@njit(cache=True)
+def is_over(s):
+    """Whether the game is over."""
+    return s[STATUS_AT] != ONGOING
+
+
+@njit(cache=True)
+def mover(s):
+    """The side to move."""
+    return side_to_move(s)
+
+
+@njit(cache=True)
+def safeguard_ended(s):
+    """Whether the ``max_plies`` safeguard ended the game."""
+    return s[REASON_AT] == PLY_CAP
+
+
+@njit(cache=True)
+def legal_into(s, params, goals, scratch, out):
+    """`legal_actions_into` (the no-block test moves pieces and puts them back)."""
+    return legal_actions_into(s, params, goals, out)
+
+
+@njit(cache=True)
+def play(s, params, goals, action, scratch):
+    """`apply_action_inplace`."""
+    apply_action_inplace(s, action, params, goals)

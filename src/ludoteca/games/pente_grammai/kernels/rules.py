@@ -37,28 +37,13 @@ chance move's index never depends on the position.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
-)
+from ludoteca.core.playout_kernels import count_decision
 from ludoteca.core.playouts import (
-    CHANCE_NODE,
-    GAME_OVER,
-    NO_PLY_LIMIT,
     NO_WINNER,
     T_PLIES,
     T_WINS,
 )
-from ludoteca.core.vector_kernels import (
-    ENDS_BEFORE_DECISION,
-    NO_ILLEGAL,
-    first_illegal,
-    random_below,
-    write_returns,
-)
+from ludoteca.core.vector_kernels import random_below
 
 NUM_POINTS = 10
 COUNTERS = 5
@@ -178,20 +163,6 @@ def decision_actions_into(s, params, out):
     return n
 
 
-@njit(cache=True)
-def legal_actions(s, params):
-    """The legal actions, sorted (empty once the game is over); ``s`` is not modified."""
-    if s[STATUS_AT] != ONGOING:
-        return np.empty(0, dtype=np.int64)
-    if s[SIDE_AT] == NO_SIDE:
-        return np.arange(FIRST_0, FIRST_0 + 2, dtype=np.int64)
-    if s[DIE_AT] == 0:
-        return np.arange(0, 6, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    n = decision_actions_into(s, params, out)
-    return out[:n].copy()
-
-
 # -- applying a move --------------------------------------------------------------------------
 
 
@@ -286,14 +257,6 @@ def apply_action_inplace(s, action, params):
         _move(s, s[SIDE_AT], s[DIE_AT], action, params)
     s[PLY_AT] += 1
     settle(s, params)
-
-
-@njit(cache=True)
-def apply_action(s, params, action):
-    """A copy of ``s`` with ``action`` played."""
-    t = s.copy()
-    apply_action_inplace(t, action, params)
-    return t
 
 
 @njit(cache=True)
@@ -473,87 +436,6 @@ def winner(s):
     return BLUE if status == BLUE_WINS else NO_WINNER
 
 
-@njit(cache=True)
-def _playouts(start, params, count, seed, records, curve):
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    before = np.empty(T_WINS, dtype=np.int64)
-    s = start.copy()
-    for i in range(count):
-        s[:] = start
-        before[:] = totals[:T_WINS]
-        first = random_playout_inplace(s, params, totals, curve, NO_PLY_LIMIT)
-        end_game(totals, before, records, i, winner(s), s[REASON_AT] == PLY_CAP, first)
-    return totals
-
-
-@njit(cache=True)
-def random_playouts(start, params, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
-
-    A game ended by the ``max_plies`` safeguard counts in ``T_SAFEGUARD``; a deadlock is a draw
-    by the rules.
-    """
-    return _playouts(start, params, count, seed, no_records(), no_curve())
-
-
-@njit(cache=True)
-def random_playout_records(start, params, count, seed):
-    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
-    records, curve = new_records(count)
-    _playouts(start, params, count, seed, records, curve)
-    return records, curve
-
-
-@njit(cache=True)
-def random_rollout(start, params, max_plies, seed):
-    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
-
-    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (rolls and
-    the first-player draw with their probabilities, moves uniformly among the legal ones),
-    stopping early when the game ends. ``start`` is unchanged.
-    A negative ``seed`` does not reseed: the rollout goes on with the generator's current stream
-    (searches seed once).
-    """
-    if seed >= 0:
-        np.random.seed(seed)
-    s = start.astype(np.int32)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, totals, no_curve(), max_plies)
-    return s
-
-
-# -- the search's view ---------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def player_to_move(s):
-    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
-    if s[STATUS_AT] != ONGOING:
-        return GAME_OVER
-    if s[SIDE_AT] == NO_SIDE or s[DIE_AT] == 0:
-        return CHANCE_NODE
-    return s[SIDE_AT]
-
-
-@njit(cache=True)
-def expand(s, params):
-    """Every legal action of ``s`` with the position after it and the player to move there.
-
-    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
-    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
-    """
-    actions = legal_actions(s, params)
-    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
-    players = np.empty(actions.shape[0], dtype=np.int64)
-    for i in range(actions.shape[0]):
-        t = children[i]
-        t[:] = s
-        apply_action_inplace(t, actions[i], params)
-        players[i] = player_to_move(t)
-    return actions, children, players
-
-
 # == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
 #
 # The observation is ``NUM_PLANES`` rows of ten points, from one player's view: the circuit is
@@ -598,96 +480,6 @@ def observation(s, params, player, out):
     for die in range(1, 7):
         _fill(out, OBS_DIE + die - 1, 1.0 if s[DIE_AT] == die else 0.0)
     _fill(out, OBS_PLIES, min(s[PLY_AT] / params[P_MAX_PLIES], 1.0))
-
-
-@njit(cache=True)
-def _mask_into(s, params, out, scratch):
-    out[:] = False
-    if s[STATUS_AT] != ONGOING or is_chance_node(s):
-        return
-    n = decision_actions_into(s, params, scratch)
-    for j in range(n):
-        out[scratch[j]] = True
-
-
-@njit(cache=True)
-def action_mask(s, params, out):
-    """Write the legal-action mask into ``out`` (all False at a chance node or once over)."""
-    _mask_into(s, params, out, np.empty(MAX_LEGAL, dtype=np.int64))
-
-
-@njit(cache=True)
-def _play_chance(s, params, rng, row):
-    """Draw the first player and roll the die (game ``row``'s generator) until a decision."""
-    while s[STATUS_AT] == ONGOING and is_chance_node(s):
-        if s[SIDE_AT] == NO_SIDE:
-            apply_action_inplace(s, FIRST_0 + random_below(rng, row, 2), params)
-        else:
-            apply_action_inplace(s, random_below(rng, row, 6), params)
-
-
-@njit(cache=True)
-def _start_game(s, params, initial, rng, row):
-    """Set row ``row`` to the start and play its chance outcomes; False if it ended already."""
-    s[:] = initial
-    _play_chance(s, params, rng, row)
-    return s[STATUS_AT] == ONGOING
-
-
-@njit(cache=True)
-def _show(s, params, row, observations, masks, players, scratch):
-    player = s[SIDE_AT]
-    players[row] = player
-    observation(s, params, player, observations[row])
-    _mask_into(s, params, masks[row], scratch)
-
-
-@njit(cache=True)
-def vector_reset(batch, params, initial, observations, masks, players, rng):
-    """Start every game of ``batch`` from ``initial``, drawing chance outcomes from ``rng``.
-
-    Writes each game's observation (from the view of the player to move), mask and player.
-    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-    """
-    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        if not _start_game(s, params, initial, rng, row):
-            return ENDS_BEFORE_DECISION
-        _show(s, params, row, observations, masks, players, scratch)
-    return NO_ILLEGAL
-
-
-@njit(cache=True)
-def vector_step(
-    batch, params, initial, actions, observations, masks, players, rewards, terminated, rng
-):
-    """Play ``actions[row]`` in every game of ``batch``, then the rolls up to the next decision.
-
-    Checks every action against ``masks`` first and returns the first row whose action is not
-    legal, changing nothing. Otherwise plays them and the chance outcomes after them (drawn
-    from ``rng``), writes each finished game's returns into ``rewards`` (zeros elsewhere) and
-    ``terminated``, restarts it from ``initial``, and writes every game's observation, mask and
-    player to move. Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before
-    its first move.
-    """
-    bad = first_illegal(actions, masks)
-    if bad >= 0:
-        return bad
-    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        apply_action_inplace(s, actions[row], params)
-        _play_chance(s, params, rng, row)
-        rewards[row, 0] = 0.0
-        rewards[row, 1] = 0.0
-        terminated[row] = s[STATUS_AT] != ONGOING
-        if terminated[row]:
-            write_returns(rewards, row, winner(s))
-            if not _start_game(s, params, initial, rng, row):
-                return ENDS_BEFORE_DECISION
-        _show(s, params, row, observations, masks, players, scratch)
-    return NO_ILLEGAL
 
 
 # -- Named accessors --------------------------------------------------------------------------
@@ -737,3 +529,67 @@ def in_store(s, side):
 def set_in_store(s, side, count):
     """Set the counters of ``side`` stored off the circuit."""
     s[STORE_AT + side] = count
+
+
+# -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
+
+CONTRACT = {"args": ("params",), "chance": True}
+LEGAL_BUFFER = MAX_LEGAL
+
+
+@njit(cache=True)
+def new_scratch(params):
+    """Pente Grammai's kernels need no scratch buffers."""
+    return 0
+
+
+@njit(cache=True)
+def is_over(s):
+    """Whether the game is over."""
+    return s[STATUS_AT] != ONGOING
+
+
+@njit(cache=True)
+def is_chance(s):
+    """`is_chance_node`."""
+    return is_chance_node(s)
+
+
+@njit(cache=True)
+def mover(s):
+    """The side to move."""
+    return s[SIDE_AT]
+
+
+@njit(cache=True)
+def safeguard_ended(s):
+    """Whether the ``max_plies`` safeguard ended the game (a deadlock is a draw by the rules)."""
+    return s[REASON_AT] == PLY_CAP
+
+
+@njit(cache=True)
+def legal_into(s, params, scratch, out):
+    """The first-player draw's outcomes, the die's (0..5: d1..d6), or the mover's actions."""
+    if s[SIDE_AT] == NO_SIDE:
+        out[0] = FIRST_0
+        out[1] = FIRST_0 + 1
+        return 2
+    if s[DIE_AT] == 0:
+        for face in range(6):
+            out[face] = face
+        return 6
+    return decision_actions_into(s, params, out)
+
+
+@njit(cache=True)
+def play(s, params, action, scratch):
+    """`apply_action_inplace`."""
+    apply_action_inplace(s, action, params)
+
+
+@njit(cache=True)
+def draw_outcome(s, params, rng, row):
+    """The first player (even odds) or the die's roll, from game ``row``'s generator."""
+    if s[SIDE_AT] == NO_SIDE:
+        return np.int64(FIRST_0 + random_below(rng, row, 2))
+    return np.int64(random_below(rng, row, 6))

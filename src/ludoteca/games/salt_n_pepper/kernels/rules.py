@@ -38,15 +38,8 @@ from numba import njit
 
 from ludoteca.core.playout_kernels import (
     count_decision,
-    end_game,
-    new_records,
-    no_curve,
-    no_records,
 )
 from ludoteca.core.playouts import (
-    CHANCE_NODE,
-    GAME_OVER,
-    NO_PLY_LIMIT,
     NO_WINNER,
     T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
     T_DRAWS,  # noqa: F401
@@ -55,13 +48,7 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
-from ludoteca.core.vector_kernels import (
-    ENDS_BEFORE_DECISION,
-    NO_ILLEGAL,
-    first_illegal,
-    random_below,
-    write_returns,
-)
+from ludoteca.core.vector_kernels import random_below
 
 WIDTH = 10
 MIN_RANKS, MAX_RANKS = 6, 20
@@ -245,18 +232,6 @@ def legal_actions_into(s, params, targets, out):
 
 
 @njit(cache=True)
-def legal_actions(s, params, targets):
-    """The legal actions, sorted (chance outcomes at the bag draw; empty once over)."""
-    if s[STATUS_AT] != ONGOING:
-        return np.empty(0, dtype=np.int64)
-    if s[FIRST_AT] == UNDRAWN:
-        return np.arange(2, dtype=np.int64)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    n = legal_actions_into(s, params, targets, out)
-    return np.sort(out[:n])
-
-
-@njit(cache=True)
 def has_a_move(s, side, params, targets):
     """Whether ``side`` could move (rather than forfeit) if it were its turn."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -343,14 +318,6 @@ def apply_action_inplace(s, action, params, targets):
     settle(s, params)
 
 
-@njit(cache=True)
-def apply_action(s, params, targets, action):
-    """A copy of ``s`` with ``action`` played."""
-    t = s.copy()
-    apply_action_inplace(t, action, params, targets)
-    return t
-
-
 # -- random playouts ---------------------------------------------------------------------------
 
 # random_playouts totals: the standard ones of ludoteca.core.playouts, then our own
@@ -409,97 +376,6 @@ def winner(s):
     return PEPPER if status == PEPPER_WINS else NO_WINNER
 
 
-@njit(cache=True)
-def _playouts(start, params, targets, count, seed, records, curve):
-    np.random.seed(seed)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    before = np.empty(T_WINS, dtype=np.int64)
-    s = start.copy()
-    for i in range(count):
-        s[:] = start
-        before[:] = totals[:T_WINS]
-        first_mover = random_playout_inplace(s, params, targets, totals, curve, NO_PLY_LIMIT)
-        reason = s[REASON_AT]
-        won = winner(s)
-        end_game(totals, before, records, i, won, reason in (BOTH_STUCK, PLY_CAP), first_mover)
-        first = s[FIRST_AT]
-        if first == SALT:
-            totals[T_SALT_FIRST] += 1
-        if won < 0:
-            if reason == BOTH_STUCK:
-                totals[T_STUCK_DRAWS] += 1
-            else:
-                totals[T_CAP_DRAWS] += 1
-        elif won == first:
-            totals[T_FIRST_MOVER_WINS] += 1
-    return totals
-
-
-@njit(cache=True)
-def random_playouts(start, params, targets, count, seed):
-    """Run ``count`` random games from ``start``; return the totals (``T_*`` slots).
-
-    Draws by two passes in a row or by ``max_plies`` count in ``T_SAFEGUARD``.
-    """
-    return _playouts(start, params, targets, count, seed, no_records(), no_curve())
-
-
-@njit(cache=True)
-def random_playout_records(start, params, targets, count, seed):
-    """The games of `random_playouts` one by one: ``(records, curve)`` (``R_*`` columns)."""
-    records, curve = new_records(count)
-    _playouts(start, params, targets, count, seed, records, curve)
-    return records, curve
-
-
-@njit(cache=True)
-def random_rollout(start, params, targets, max_plies, seed):
-    """Play at most ``max_plies`` plies from ``start``; return the position reached (a new array).
-
-    Seeds numba's generator with ``seed`` and plays exactly as `random_playouts` does (the bag
-    draw at even odds, moves uniformly among the legal ones), stopping early when the game ends.
-    ``start`` is unchanged. A negative ``seed`` does not reseed: the rollout goes on with the
-    generator's current stream (searches seed once).
-    """
-    if seed >= 0:
-        np.random.seed(seed)
-    s = start.astype(np.int32)
-    totals = np.zeros(NUM_TOTALS, dtype=np.int64)
-    random_playout_inplace(s, params, targets, totals, no_curve(), max_plies)
-    return s
-
-
-# -- the search's view ---------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def player_to_move(s):
-    """The player to move, `CHANCE_NODE` at a chance node, `GAME_OVER` once the game is over."""
-    if s[STATUS_AT] != ONGOING:
-        return GAME_OVER
-    if s[FIRST_AT] == UNDRAWN:
-        return CHANCE_NODE
-    return side_to_move(s)
-
-
-@njit(cache=True)
-def expand(s, params, targets):
-    """Every legal action of ``s`` with the position after it and the player to move there.
-
-    Returns ``(actions, children, players)``: the sorted actions (as `legal_actions`), one row of
-    ``children`` per action (``apply_action``'s result) and `player_to_move` of each row.
-    """
-    actions = legal_actions(s, params, targets)
-    children = np.empty((actions.shape[0], s.shape[0]), dtype=np.int32)
-    players = np.empty(actions.shape[0], dtype=np.int64)
-    for i in range(actions.shape[0]):
-        t = children[i]
-        t[:] = s
-        apply_action_inplace(t, actions[i], params, targets)
-        players[i] = player_to_move(t)
-    return actions, children, players
-
-
 # == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
 #
 # The observation is ``NUM_PLANES`` planes of ``ranks x 10`` (rank 1 first, file a first, so a
@@ -542,91 +418,6 @@ def observation(s, params, targets, player, out):
     _fill(out, OBS_OPPONENT_HOME, squares, opponent_home / PIECES_PER_SIDE)
     _fill(out, OBS_PASSES, squares, min(s[PASSES_AT], 2) / 2.0)
     _fill(out, OBS_PLIES, squares, min(s[PLY_AT] / params[P_MAX_PLIES], 1.0))
-
-
-@njit(cache=True)
-def _mask_into(s, params, targets, out, scratch):
-    out[:] = False
-    if s[STATUS_AT] != ONGOING or s[FIRST_AT] == UNDRAWN:
-        return
-    n = legal_actions_into(s, params, targets, scratch)
-    for j in range(n):
-        out[scratch[j]] = True
-
-
-@njit(cache=True)
-def action_mask(s, params, targets, out):
-    """Write the legal-action mask into ``out`` (all False at the bag draw or once over)."""
-    _mask_into(s, params, targets, out, np.empty(MAX_LEGAL, dtype=np.int64))
-
-
-@njit(cache=True)
-def _play_chance(s, params, targets, rng, row):
-    """Draw the bag (even odds, game ``row``'s generator) if it is still to be drawn."""
-    if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN:
-        apply_action_inplace(s, random_below(rng, row, 2), params, targets)
-
-
-@njit(cache=True)
-def _start_game(s, params, targets, initial, rng, row):
-    """Set row ``row`` to the start and play its chance outcomes; False if it ended already."""
-    s[:] = initial
-    _play_chance(s, params, targets, rng, row)
-    return s[STATUS_AT] == ONGOING
-
-
-@njit(cache=True)
-def _show(s, params, targets, row, observations, masks, players, scratch):
-    player = side_to_move(s)
-    players[row] = player
-    observation(s, params, targets, player, observations[row])
-    _mask_into(s, params, targets, masks[row], scratch)
-
-
-@njit(cache=True)
-def vector_reset(batch, params, targets, initial, observations, masks, players, rng):
-    """Start every game of ``batch`` from ``initial``, drawing the bag from ``rng``.
-
-    Writes each game's observation (from the view of the player to move), mask and player.
-    Returns `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-    """
-    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        if not _start_game(s, params, targets, initial, rng, row):
-            return ENDS_BEFORE_DECISION
-        _show(s, params, targets, row, observations, masks, players, scratch)
-    return NO_ILLEGAL
-
-
-@njit(cache=True)
-def vector_step(
-    batch, params, targets, initial, actions, observations, masks, players, rewards, terminated, rng
-):
-    """Play ``actions[row]`` in every game of ``batch``; a finished game starts again.
-
-    Checks every action against ``masks`` first and returns the first row whose action is not
-    legal, changing nothing. Otherwise plays them, writes each finished game's returns into
-    ``rewards`` (zeros elsewhere) and ``terminated``, restarts it from ``initial`` (drawing the
-    bag from ``rng``), and writes every game's observation, mask and player to move. Returns
-    `NO_ILLEGAL`, or `ENDS_BEFORE_DECISION` if a new game ends before its first move.
-    """
-    bad = first_illegal(actions, masks)
-    if bad >= 0:
-        return bad
-    scratch = np.empty(MAX_LEGAL, dtype=np.int64)
-    for row in range(batch.shape[0]):
-        s = batch[row]
-        apply_action_inplace(s, actions[row], params, targets)
-        rewards[row, 0] = 0.0
-        rewards[row, 1] = 0.0
-        terminated[row] = s[STATUS_AT] != ONGOING
-        if terminated[row]:
-            write_returns(rewards, row, winner(s))
-            if not _start_game(s, params, targets, initial, rng, row):
-                return ENDS_BEFORE_DECISION
-        _show(s, params, targets, row, observations, masks, players, scratch)
-    return NO_ILLEGAL
 
 
 # -- Named accessors --------------------------------------------------------------------------
@@ -677,3 +468,77 @@ def piece_squares(s, side):
     """The squares of ``side``'s pieces on the board, ascending: a view."""
     start = PIECES_AT + side * PIECES_PER_SIDE
     return s[start : start + s[ON_BOARD_AT + side]]
+
+
+@njit(cache=True)
+def after_game(s, totals):
+    """Salt 'n' Pepper's own totals of a finished random game (see ``T_STUCK_DRAWS``...)."""
+    won = winner(s)
+    first = s[FIRST_AT]
+    if first == SALT:
+        totals[T_SALT_FIRST] += 1
+    if won < 0:
+        if s[REASON_AT] == BOTH_STUCK:
+            totals[T_STUCK_DRAWS] += 1
+        else:
+            totals[T_CAP_DRAWS] += 1
+    elif won == first:
+        totals[T_FIRST_MOVER_WINS] += 1
+
+
+# -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
+
+CONTRACT = {"args": ("params", "targets"), "chance": True}
+LEGAL_BUFFER = MAX_LEGAL
+
+
+@njit(cache=True)
+def new_scratch(params, targets):
+    """Salt 'n' Pepper's kernels need no scratch buffers."""
+    return 0
+
+
+@njit(cache=True)
+def is_over(s):
+    """Whether the game is over."""
+    return s[STATUS_AT] != ONGOING
+
+
+@njit(cache=True)
+def is_chance(s):
+    """Whether the bag is still to be drawn."""
+    return s[FIRST_AT] == UNDRAWN
+
+
+@njit(cache=True)
+def mover(s):
+    """The side to move."""
+    return side_to_move(s)
+
+
+@njit(cache=True)
+def safeguard_ended(s):
+    """Whether two passes in a row or ``max_plies`` ended the game."""
+    return s[REASON_AT] == BOTH_STUCK or s[REASON_AT] == PLY_CAP
+
+
+@njit(cache=True)
+def legal_into(s, params, targets, scratch, out):
+    """The bag draw's outcomes (0: Salt first, 1: Pepper first), or `legal_actions_into`."""
+    if s[FIRST_AT] == UNDRAWN:
+        out[0] = 0
+        out[1] = 1
+        return 2
+    return legal_actions_into(s, params, targets, out)
+
+
+@njit(cache=True)
+def play(s, params, targets, action, scratch):
+    """`apply_action_inplace`."""
+    apply_action_inplace(s, action, params, targets)
+
+
+@njit(cache=True)
+def draw_outcome(s, params, targets, rng, row):
+    """The bag draw at even odds, from game ``row``'s generator."""
+    return random_below(rng, row, 2)

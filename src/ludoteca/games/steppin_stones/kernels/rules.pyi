@@ -1,0 +1,30 @@
+"""Typed signatures of the kernel contract, checked by mypy (see docs/kernels.md).
+
+The compiled module is the implementation; the conformance tests check that these
+signatures match its functions. Other names are typed as ``Any``.
+"""
+
+from typing import Any
+
+from ludoteca.core.kernels import (
+    Cells,
+    KernelArg,
+)
+
+def illegal_reason(
+    s: Cells,
+    params: KernelArg,
+    geo: KernelArg,
+    piece: int,
+    origin: int,
+    destination: int,
+    /,
+) -> int: ...
+
+# compiled copies of named accessors of `cells`, for compiled code outside the kernels
+def coin_cell(s: Cells, square: int, /) -> int: ...
+def pawn_cell(s: Cells, square: int, /) -> int: ...
+def pawn_square(s: Cells, suit: int, /) -> int: ...
+def value_coins_left(s: Cells, suit: int, /) -> int: ...
+def budget_left(s: Cells, suit: int, /) -> int: ...
+def __getattr__(name: str) -> Any: ...
