@@ -137,6 +137,7 @@ class Spec:
     chance: bool
     defined: frozenset[str]  # the top-level names of rules.py
     digest: str
+    parameters: dict[str, tuple[str, ...]]  # of the contract kernels rules.py writes itself
 
     def has(self, name: str) -> bool:
         """Whether the rules define ``name``."""
@@ -159,9 +160,12 @@ def read_spec(package: Path) -> Spec:
     tree = ast.parse(source)
     defined: set[str] = set()
     contract: object = None
+    parameters: dict[str, tuple[str, ...]] = {}
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             defined.add(node.name)
+            if node.name in KERNELS:
+                parameters[node.name] = tuple(a.arg for a in node.args.args)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 for name in ast.walk(target):
@@ -187,6 +191,7 @@ def read_spec(package: Path) -> Spec:
         chance=chance,
         defined=frozenset(defined),
         digest=hashlib.sha256(source.encode()).hexdigest()[:16],
+        parameters=parameters,
     )
 
 
@@ -512,10 +517,14 @@ def stub_source(spec: Spec) -> str:
         f"from {spec.module}.rules import *  # noqa: F403\n\n"
     ]
     for kernel, (own, result) in KERNELS.items():
-        params = [f"{FIRST.get(kernel, 'cells')}: Cells"]
+        names = [FIRST.get(kernel, "cells")]
+        kinds = ["Cells"]
         if own is not None:
-            params += [f"{name}: KernelArg" for name in spec.args]
-            params += [f"{name}: {kind}" for name, kind in own]
+            names += [*spec.args, *(name for name, _ in own)]
+            kinds += ["KernelArg"] * len(spec.args) + [kind for _, kind in own]
+        # A kernel the rules write themselves keeps their parameter names.
+        names = list(spec.parameters.get(kernel, names))
+        params = [f"{name}: {kind}" for name, kind in zip(names, kinds, strict=True)]
         lines.append(f"def {kernel}({', '.join(params)}, /) -> {result}: ...\n")
     lines.append("def __getattr__(name: str) -> Any: ...\n")
     return "".join(lines)

@@ -23,7 +23,7 @@ def expand(
     cells: Cells, params: KernelArg, goals: KernelArg, /
 ) -> tuple[Int64Array, Cells, Int64Array]: ...
 def random_playout_inplace(
-    cells: Cells,
+    s: Cells,
     params: KernelArg,
     goals: KernelArg,
     totals: Int64Array,
@@ -41,7 +41,7 @@ def random_playout_records(
     start: Cells, params: KernelArg, goals: KernelArg, count: int, seed: int, /
 ) -> tuple[Int64Array, Int64Array]: ...
 def observation(
-    cells: Cells, params: KernelArg, goals: KernelArg, player: int, out: Float32Array, /
+    s: Cells, params: KernelArg, goals: KernelArg, player: int, out: Float32Array, /
 ) -> None: ...
 def action_mask(cells: Cells, params: KernelArg, goals: KernelArg, out: BoolArray, /) -> None: ...
 def vector_reset(
