@@ -6,9 +6,11 @@ functions under fixed names, listed in `PRIMITIVES`), and declares its kernel ar
     CONTRACT = {"args": ("params", "goals"), "chance": False}
 
 ``args`` are the names of the game's `KernelGame.kernel_args`, in their order; ``chance`` says
-whether the game has chance nodes. From them this module writes the contract of docs/kernels.md
-(`KERNELS`: ``legal_actions``, ``apply_action``, ``player_to_move``, ``expand``, the random
-playouts, rollouts and records, the action mask and the batch kernels) into
+whether the game has chance nodes; ``"sorted": True`` says that ``legal_into`` writes the
+actions in ascending order already, so ``legal_actions`` need not sort them. From them this
+module writes the contract of docs/kernels.md (`KERNELS`: ``legal_actions``,
+``apply_action``, ``player_to_move``, ``expand``, the random playouts, rollouts and records,
+the action mask and the batch kernels) into
 ``<game>/kernels/__init__.py``, and their typed signatures into ``__init__.pyi``, each headed
 "generated ..., do not edit"::
 
@@ -135,6 +137,7 @@ class Spec:
     module: str  # the kernels package, e.g. "ludoteca.games.salta.kernels"
     args: tuple[str, ...]
     chance: bool
+    ascending: bool  # legal_into writes the actions sorted
     defined: frozenset[str]  # the top-level names of rules.py
     digest: str
     parameters: dict[str, tuple[str, ...]]  # of the contract kernels rules.py writes itself
@@ -189,6 +192,7 @@ def read_spec(package: Path) -> Spec:
         module=module_name(package),
         args=tuple(contract["args"]),
         chance=chance,
+        ascending=bool(contract.get("sorted", False)),
         defined=frozenset(defined),
         digest=hashlib.sha256(source.encode()).hexdigest()[:16],
         parameters=parameters,
@@ -269,7 +273,7 @@ def legal_actions(cells{a}):
         return np.empty(0, dtype=np.int64)
     out = np.empty(LEGAL_BUFFER, dtype=np.int64)
     n = legal_into(cells.copy(){a}, new_scratch({args}), out)
-    return np.sort(out[:n])
+    return {"out[:n].copy()" if spec.ascending else "np.sort(out[:n])"}
 
 
 @njit(cache=True)

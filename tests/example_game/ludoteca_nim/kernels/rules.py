@@ -25,7 +25,7 @@ NUM_PARAMS = 1
 MAX_TAKE_LIMIT = 9  # the largest max_take option, so actions stay below NUM_ACTIONS
 NUM_ACTIONS = MAX_TAKE_LIMIT
 NUM_TOTALS = T_WINS + 2
-CONTRACT = {"args": ("params",), "chance": False}
+CONTRACT = {"args": ("params",), "chance": False, "sorted": True}
 LEGAL_BUFFER = MAX_TAKE_LIMIT
 
 

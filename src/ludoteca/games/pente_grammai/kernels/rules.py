@@ -533,7 +533,7 @@ def set_in_store(s, side, count):
 
 # -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
 
-CONTRACT = {"args": ("params",), "chance": True}
+CONTRACT = {"args": ("params",), "chance": True, "sorted": True}
 LEGAL_BUFFER = MAX_LEGAL
 
 

@@ -1327,7 +1327,7 @@ def cells_size(width, height):  # type: ignore[no-untyped-def]
 
 # -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
 
-CONTRACT = {"args": ("params", "nbr"), "chance": True}
+CONTRACT = {"args": ("params", "nbr"), "chance": True, "sorted": True}
 LEGAL_BUFFER = MAX_LEGAL + 1  # the moves, or PASS
 
 
