@@ -1,7 +1,8 @@
-"""Typed signatures of the kernel contract, checked by mypy (see docs/kernels.md).
+"""Typed signatures of the rules' own kernels that typed code calls (accessors and the like).
 
-The compiled module is the implementation; the conformance tests check that these
-signatures match its functions. Other names are typed as ``Any``.
+``python -m ludoteca.core.kernel_template`` copies them into the generated ``__init__.pyi``,
+after the contract's kernels; the tests check them against the compiled functions. Other
+names are typed as ``Any``.
 """
 
 from typing import Any
