@@ -91,3 +91,14 @@ def test_check_reports_a_stale_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert t.main(["--check", str(package)]) == 1
     assert "differs from the template's output" in capsys.readouterr().out
     assert t.main(["--check", str(NIM)]) == 0
+
+
+def test_the_cache_key_covers_the_generated_modules_and_the_rules() -> None:
+    from ludoteca import kernel_cache
+
+    package = Path(kernel_cache.__file__).resolve().parent
+    sources = kernel_cache.kernel_sources(package)
+    for kernels in t.game_packages():
+        assert kernels / "__init__.py" in sources
+        assert kernels / "rules.py" in sources
+    assert package / "core" / "kernel_template.py" in sources
