@@ -463,7 +463,7 @@ def vector_reset(batch{a}, initial, observations, masks, players, rng):
         cells = batch[row]
         if not _start_game(cells{a}, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row] = False
+        masks[row][:] = False
         _show(cells{a}, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -492,11 +492,12 @@ def vector_step(
     if clear_mask:
         out.append(f"        clear_mask(cells{a}, masks[row])\n")
     else:
-        out.append("        masks[row] = False\n")
+        out.append("        masks[row][:] = False\n")
     out.append(f"        play(cells{a}, actions[row], scratch)\n")
     if chance:
         out.append(f"        _play_chance(cells{a}, scratch, rng, row)\n")
-    out.append(f"""        rewards[row] = 0.0
+    out.append(f"""        for player in range(rewards.shape[1]):
+            rewards[row, player] = 0.0
         terminated[row] = is_over(cells)
         if terminated[row]:
             write_returns(rewards, row, winner(cells))

@@ -209,7 +209,7 @@ def vector_reset(batch, params, initial, observations, masks, players, rng):
         cells = batch[row]
         if not _start_game(cells, params, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row] = False
+        masks[row][:] = False
         _show(cells, params, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -234,9 +234,10 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row] = False
+        masks[row][:] = False
         play(cells, params, actions[row], scratch)
-        rewards[row] = 0.0
+        for player in range(rewards.shape[1]):
+            rewards[row, player] = 0.0
         terminated[row] = is_over(cells)
         if terminated[row]:
             write_returns(rewards, row, winner(cells))

@@ -192,7 +192,7 @@ def vector_reset(batch, params, targets, initial, observations, masks, players, 
         cells = batch[row]
         if not _start_game(cells, params, targets, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row] = False
+        masks[row][:] = False
         _show(cells, params, targets, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -217,10 +217,11 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row] = False
+        masks[row][:] = False
         play(cells, params, targets, actions[row], scratch)
         _play_chance(cells, params, targets, scratch, rng, row)
-        rewards[row] = 0.0
+        for player in range(rewards.shape[1]):
+            rewards[row, player] = 0.0
         terminated[row] = is_over(cells)
         if terminated[row]:
             write_returns(rewards, row, winner(cells))

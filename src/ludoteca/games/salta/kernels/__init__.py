@@ -178,7 +178,7 @@ def vector_reset(batch, params, goals, initial, observations, masks, players, rn
         cells = batch[row]
         if not _start_game(cells, params, goals, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row] = False
+        masks[row][:] = False
         _show(cells, params, goals, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -203,9 +203,10 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row] = False
+        masks[row][:] = False
         play(cells, params, goals, actions[row], scratch)
-        rewards[row] = 0.0
+        for player in range(rewards.shape[1]):
+            rewards[row, player] = 0.0
         terminated[row] = is_over(cells)
         if terminated[row]:
             write_returns(rewards, row, winner(cells))

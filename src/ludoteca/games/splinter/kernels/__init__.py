@@ -191,7 +191,7 @@ def vector_reset(batch, params, nbr, initial, observations, masks, players, rng)
         cells = batch[row]
         if not _start_game(cells, params, nbr, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row] = False
+        masks[row][:] = False
         _show(cells, params, nbr, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -219,7 +219,8 @@ def vector_step(
         clear_mask(cells, params, nbr, masks[row])
         play(cells, params, nbr, actions[row], scratch)
         _play_chance(cells, params, nbr, scratch, rng, row)
-        rewards[row] = 0.0
+        for player in range(rewards.shape[1]):
+            rewards[row, player] = 0.0
         terminated[row] = is_over(cells)
         if terminated[row]:
             write_returns(rewards, row, winner(cells))

@@ -190,7 +190,7 @@ def vector_reset(batch, params, geo, initial, observations, masks, players, rng)
         cells = batch[row]
         if not _start_game(cells, params, geo, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row] = False
+        masks[row][:] = False
         _show(cells, params, geo, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -215,10 +215,11 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row] = False
+        masks[row][:] = False
         play(cells, params, geo, actions[row], scratch)
         _play_chance(cells, params, geo, scratch, rng, row)
-        rewards[row] = 0.0
+        for player in range(rewards.shape[1]):
+            rewards[row, player] = 0.0
         terminated[row] = is_over(cells)
         if terminated[row]:
             write_returns(rewards, row, winner(cells))
