@@ -29,19 +29,19 @@ CONTRACT = {"args": ("params",), "chance": False, "sorted": True}
 LEGAL_BUFFER = MAX_TAKE_LIMIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_scratch(params):
     """Nim needs no scratch buffers."""
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(cells):
     """Whether the pile is empty."""
     return cells[PILE] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover(cells):
     """The player to move."""
     return cells[TO_MOVE]
@@ -53,13 +53,13 @@ def winner(cells):
     return cells[WINNER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safeguard_ended(cells):
     """Nim always ends by its rule."""
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_into(cells, params, scratch, out):
     """Write the legal actions, ascending, into ``out``; return how many."""
     count = min(cells[PILE], params[P_MAX_TAKE])
@@ -68,7 +68,7 @@ def legal_into(cells, params, scratch, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(cells, params, action, scratch):
     """Take ``action + 1`` counters; the player who takes the last one wins."""
     cells[PILE] -= action + 1

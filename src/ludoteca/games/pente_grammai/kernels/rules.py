@@ -537,37 +537,37 @@ CONTRACT = {"args": ("params",), "chance": True, "sorted": True}
 LEGAL_BUFFER = MAX_LEGAL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_scratch(params):
     """Pente Grammai's kernels need no scratch buffers."""
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(s):
     """Whether the game is over."""
     return s[STATUS_AT] != ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_chance(s):
     """`is_chance_node`."""
     return is_chance_node(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover(s):
     """The side to move."""
     return s[SIDE_AT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safeguard_ended(s):
     """Whether the ``max_plies`` safeguard ended the game (a deadlock is a draw by the rules)."""
     return s[REASON_AT] == PLY_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_into(s, params, scratch, out):
     """The first-player draw's outcomes, the die's (0..5: d1..d6), or the mover's actions."""
     if s[SIDE_AT] == NO_SIDE:
@@ -581,13 +581,13 @@ def legal_into(s, params, scratch, out):
     return decision_actions_into(s, params, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(s, params, action, scratch):
     """`apply_action_inplace`."""
     apply_action_inplace(s, action, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_outcome(s, params, rng, row):
     """The first player (even odds) or the die's roll, from game ``row``'s generator."""
     if s[SIDE_AT] == NO_SIDE:

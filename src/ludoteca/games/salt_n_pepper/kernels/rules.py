@@ -492,37 +492,37 @@ CONTRACT = {"args": ("params", "targets"), "chance": True}
 LEGAL_BUFFER = MAX_LEGAL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_scratch(params, targets):
     """Salt 'n' Pepper's kernels need no scratch buffers."""
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(s):
     """Whether the game is over."""
     return s[STATUS_AT] != ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_chance(s):
     """Whether the bag is still to be drawn."""
     return s[FIRST_AT] == UNDRAWN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover(s):
     """The side to move."""
     return side_to_move(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safeguard_ended(s):
     """Whether two passes in a row or ``max_plies`` ended the game."""
     return s[REASON_AT] == BOTH_STUCK or s[REASON_AT] == PLY_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_into(s, params, targets, scratch, out):
     """The bag draw's outcomes (0: Salt first, 1: Pepper first), or `legal_actions_into`."""
     if s[FIRST_AT] == UNDRAWN:
@@ -532,13 +532,13 @@ def legal_into(s, params, targets, scratch, out):
     return legal_actions_into(s, params, targets, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(s, params, targets, action, scratch):
     """`apply_action_inplace`."""
     apply_action_inplace(s, action, params, targets)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_outcome(s, params, targets, rng, row):
     """The bag draw at even odds, from game ``row``'s generator."""
     return random_below(rng, row, 2)

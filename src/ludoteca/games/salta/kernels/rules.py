@@ -845,37 +845,37 @@ CONTRACT = {"args": ("params", "goals"), "chance": False}
 LEGAL_BUFFER = 2 * MAX_LEGAL  # the legal actions, then the no-block test's scratch space
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_scratch(params, goals):
     """Salta's kernels need no scratch buffers."""
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(s):
     """Whether the game is over."""
     return s[STATUS_AT] != ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover(s):
     """The side to move."""
     return side_to_move(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safeguard_ended(s):
     """Whether the ``max_plies`` safeguard ended the game."""
     return s[REASON_AT] == PLY_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_into(s, params, goals, scratch, out):
     """`legal_actions_into` (the no-block test moves pieces and puts them back)."""
     return legal_actions_into(s, params, goals, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(s, params, goals, action, scratch):
     """`apply_action_inplace`."""
     apply_action_inplace(s, action, params, goals)

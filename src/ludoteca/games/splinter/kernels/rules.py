@@ -1331,51 +1331,51 @@ CONTRACT = {"args": ("params", "nbr"), "chance": True, "sorted": True}
 LEGAL_BUFFER = MAX_LEGAL + 1  # the moves, or PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_scratch(params, nbr):
     """The workspace of `legal_actions_into` and `apply_action_inplace` (`new_workspace`)."""
     return new_workspace(nbr.shape[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(s):
     """Whether the game is over."""
     return s[STATUS_AT] != ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_chance(s):
     """Whether the first player is still to be drawn."""
     return s[TO_MOVE_AT] == CHANCE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover(s):
     """The side to move."""
     return s[TO_MOVE_AT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safeguard_ended(s):
     """Whether the ``max_plies`` safeguard ended the game."""
     return s[REASON_AT] == PLY_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_into(s, params, nbr, scratch, out):
     """`legal_actions_into` with the workspace's buffers (``s`` is changed, then restored)."""
     label, order, _, seeds, group_sizes, sizes = scratch
     return legal_actions_into(s, params, nbr, label, order, seeds, group_sizes, sizes, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(s, params, nbr, action, scratch):
     """`apply_action_inplace` with the workspace's buffers."""
     label, order, groups, _, _, sizes = scratch
     apply_action_inplace(s, action, params, nbr, label, order, groups, sizes)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_outcome(s, params, nbr, rng, row):
     """The first player at even odds, from game ``row``'s generator."""
     return random_below(rng, row, 2)

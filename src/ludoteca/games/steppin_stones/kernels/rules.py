@@ -624,25 +624,25 @@ CONTRACT = {"args": ("params", "geo"), "chance": True}
 LEGAL_BUFFER = MAX_LEGAL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_scratch(params, geo):
     """The path searches' work space (`move_kernels.new_work`)."""
     return new_work()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(s):
     """Whether the game is over."""
     return s[STATUS_AT] != ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_chance(s):
     """`is_chance_node`: dice are to be rolled."""
     return is_chance_node(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover(s):
     """The one player."""
     return 0
@@ -654,25 +654,25 @@ def winner(s):
     return 0 if s[STATUS_AT] == WON else NO_WINNER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safeguard_ended(s):
     """Whether the ``max_turns`` safeguard ended the game."""
     return s[REASON_AT] == TURN_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_into(s, params, geo, scratch, out):
     """`legal_actions_into` with the work space."""
     return legal_actions_into(s, params, geo, scratch, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(s, params, geo, action, scratch):
     """`apply_action_inplace` with the work space."""
     apply_action_inplace(s, action, params, geo, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_outcome(s, params, geo, rng, row):
     """The roll of the dice due, each fair, from game ``row``'s generator.
 
