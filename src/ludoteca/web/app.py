@@ -30,7 +30,7 @@ from starlette.routing import Match
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
-from ludoteca.web import accounts, analysis, api, lessons, pages, puzzles
+from ludoteca.web import accounts, analysis, api, lessons, pages, puzzles, ratings
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
@@ -215,6 +215,8 @@ def create_app(
     app.include_router(analysis.pages)
     app.include_router(accounts.router)
     app.include_router(accounts.pages)
+    app.include_router(ratings.router)
+    app.include_router(ratings.pages)
     app.add_api_route(
         "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
     )
