@@ -278,12 +278,14 @@ def _player_rating(row: Any) -> PlayerRating:
     )
 
 
-def forget_account(db: Connection, account_id: str) -> None:
-    """Remove an account's ratings and rating history (its games stay, unattributed)."""
+def forget_account(db: Connection, account_id: str, shown_name: str) -> None:
+    """Remove an account's ratings and rating history; its rated seats get ``shown_name``."""
     db.execute(player_ratings_table.delete().where(player_ratings_table.c.account_id == account_id))
     db.execute(rating_history_table.delete().where(rating_history_table.c.account_id == account_id))
     db.execute(
-        update(seats_table).where(seats_table.c.account_id == account_id).values(account_id=None)
+        update(seats_table)
+        .where(seats_table.c.account_id == account_id)
+        .values(account_id=None, name=shown_name)
     )
 
 
