@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from ludoteca.analysis.glicko2 import Rating, rate_pair
 from ludoteca.web.app import create_app
 from ludoteca.web.migrations import alembic_config
-from ludoteca.web.rating_store import rate_game
+from ludoteca.web.rated_games import rate_game
 from ludoteca.web.schema import player_ratings_table, rating_history_table
 from ludoteca.web.storage import GameStore, SeatRow, VersionConflictError, database_url
 from tests.web.test_accounts import PASSWORD, SETTINGS, assert_error, sign_up
@@ -488,3 +488,16 @@ def test_a_database_of_revision_0006_is_upgraded_in_place(database: str) -> None
             assert db.exec_driver_sql("SELECT winner FROM games").scalar() is None
     finally:
         store.close()
+
+
+def test_time_controls_are_the_clocks_kinds() -> None:
+    from ludoteca.web import clocks, rated_games
+
+    assert rated_games.TIME_CONTROLS == (clocks.REALTIME, clocks.CORRESPONDENCE)
+    for spec, control in (
+        ({"initial": 60, "increment": 1}, "realtime"),
+        ({"per_move": 86400}, "correspondence"),
+        (None, "correspondence"),
+    ):
+        stored = clocks.spec_to_json(clocks.parse_spec(spec))
+        assert rated_games.time_control(stored) == control

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ludoteca.core.errors import LudotecaError
-from ludoteca.web.rating_store import forget_account as forget_ratings
+from ludoteca.web.rated_games import forget_account as forget_ratings
 from ludoteca.web.schema import (
     account_logins_table,
     accounts_table,

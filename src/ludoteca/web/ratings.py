@@ -34,14 +34,13 @@ from ludoteca.web.account_store import Account
 from ludoteca.web.accounts import TEMPLATES, _player, _public
 from ludoteca.web.errors import BadRequestError
 from ludoteca.web.live import LiveGame
-from ludoteca.web.rating_store import (
+from ludoteca.web.rated_games import (
     PROVISIONAL_DEVIATION,
     TIME_CONTROLS,
-    GameFilter,
     HistoryPoint,
     PlayerRating,
-    RatingStore,
 )
+from ludoteca.web.rating_store import GameFilter, RatingStore
 from ludoteca.web.service import GameService, _summary_dict
 from ludoteca.web.storage import GameSummary
 

@@ -62,6 +62,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
 from ludoteca.core.paths import data_dir
+from ludoteca.web.rated_games import rate_game
 from ludoteca.web.schema import (
     NO_WINNER,
     account_logins_table,
@@ -474,8 +475,6 @@ class GameStore:
         agreed draw and other ends. Then `ludoteca.web.rating_store.rate_game` moves the
         ratings of a rated game, in the same transaction.
         """
-        from ludoteca.web.rating_store import rate_game
-
         winner = values.get("winner")
         if "winner" not in values:
             loser = values.get("resigned", values.get("timed_out"))
