@@ -15,6 +15,7 @@ import zipfile
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from alembic import command
 from fastapi import FastAPI
@@ -28,6 +29,7 @@ from ludoteca.web.migrations import alembic_config
 from ludoteca.web.rated_games import rate_game
 from ludoteca.web.schema import player_ratings_table, rating_history_table
 from ludoteca.web.storage import GameStore, SeatRow, VersionConflictError, database_url
+from tests.web.server import running_server
 from tests.web.test_accounts import PASSWORD, SETTINGS, assert_error, sign_up
 from tests.web.test_online import eventually
 
@@ -358,6 +360,61 @@ def test_the_end_of_a_rated_game_reported_by_two_processes_rates_it_once(databas
     finally:
         first.close()
         second.close()
+
+
+def test_two_server_processes_ending_one_rated_game_at_once_rate_it_once(database: str) -> None:
+    """Two servers on one database, like the processes of ``serve --workers``: Ada resigns
+    through one while Bob resigns through the other, at the same moment. One resignation is
+    recorded (the other gets 409: the game is over), and the ratings move once."""
+    with (
+        running_server(database) as one,
+        running_server(database) as two,
+        httpx.Client(base_url=one) as ada,
+        httpx.Client(base_url=two) as bob,
+    ):
+        for client, name in ((ada, "Ada"), (bob, "Bob")):
+            body = {"name": name, "password": PASSWORD}
+            assert client.post("/api/accounts", json=body).status_code == 201
+        for round_ in range(3):
+            posted = ada.post("/api/challenges", json={"game": "salta", "rated": True}).json()
+            accepted = bob.post(f"/api/challenges/{posted['id']}/accept", json={}).json()
+            game_id = accepted["id"]
+            for client in (ada, bob):  # both processes hold the running game
+                assert client.get(f"/api/games/{game_id}").json()["outcome"] is None
+            barrier = threading.Barrier(2)
+            answers: dict[str, int] = {}
+
+            def resign(
+                client: httpx.Client,
+                token: str,
+                who: str,
+                game_id: str = game_id,
+                barrier: threading.Barrier = barrier,
+                answers: dict[str, int] = answers,
+            ) -> None:
+                barrier.wait()
+                answer = client.post(f"/api/games/{game_id}/resign", json={"token": token})
+                answers[who] = answer.status_code
+
+            threads = [
+                threading.Thread(target=resign, args=(ada, posted["token"], "Ada")),
+                threading.Thread(target=resign, args=(bob, accepted["token"], "Bob")),
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert sorted(answers.values()) == [200, 409], answers
+            for client in (ada, bob):
+                for name in ("Ada", "Bob"):
+                    found = client.get(f"/api/players/{name}").json()["ratings"]["salta"]
+                    assert found["games"] == round_ + 1
+                    assert found["wins"] + found["losses"] == round_ + 1
+        store = GameStore(database)
+        try:
+            assert _counts(store)[0] == 6  # two rows a game, three games
+        finally:
+            store.close()
 
 
 # -- profiles, game lists, exports, leaderboards -------------------------------------------------
