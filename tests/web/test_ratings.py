@@ -20,7 +20,7 @@ import pytest
 from alembic import command
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, func, insert, select
+from sqlalchemy import create_engine, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from ludoteca.analysis.glicko2 import Rating, rate_pair
@@ -543,6 +543,13 @@ def test_a_database_of_revision_0006_is_upgraded_in_place(database: str) -> None
         with store.engine.connect() as db:
             assert db.execute(select(func.count()).select_from(player_ratings_table)).scalar() == 0
             assert db.exec_driver_sql("SELECT winner FROM games").scalar() is None
+        with store.engine.begin() as connection:  # and back down to 0006
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0006")
+        inspector = inspect(store.engine)
+        assert not {"player_ratings", "rating_history"} & set(inspector.get_table_names())
+        assert "rated" not in {c["name"] for c in inspector.get_columns("games")}
+        assert "account_id" not in {c["name"] for c in inspector.get_columns("seats")}
     finally:
         store.close()
 
