@@ -486,6 +486,8 @@ def test_profiles_lists_exports_and_leaderboards(ada: TestClient, bob: TestClien
     assert board["levels"][4]["arena_elo"] > board["levels"][0]["arena_elo"]
     assert ada.get("/api/leaderboard/salta").json()["players"] == []  # nobody in real time
     assert ada.get("/api/leaderboard/steppin_stones").json()["levels"] == []
+    lobby = ada.get("/").text  # the new-game forms say what a level means
+    assert "computer level 4: " in lobby and "arena Elo +114 ± 105" in lobby
     assert_error(ada.get("/api/leaderboard/chess"), 400, "salta")
     assert_error(ada.get("/api/leaderboard/salta", params={"time_control": "blitz"}), 400)
 

@@ -54,6 +54,29 @@ def time_control(clock: str | None) -> str:
     return CORRESPONDENCE if json.loads(clock).get("kind") == CORRESPONDENCE else REALTIME
 
 
+#: The computer levels' Elo from the round robins of `ludoteca arena` (docs/ai.md, "How strong
+#: they are"): relative ratings, mean 0 over the five levels, with their standard errors. They
+#: are not on the players' Glicko-2 scale: they say how far apart the levels are. Games without
+#: such a round robin (Steppin' Stones, a solitaire) have none.
+LEVEL_ARENA_ELO: dict[str, dict[int, tuple[int, int]]] = {
+    "salta": {1: (-553, 171), 2: (-168, 109), 3: (58, 104), 4: (114, 105), 5: (549, 170)},
+    "pente_grammai": {1: (-166, 12), 2: (0, 10), 3: (17, 10), 4: (55, 10), 5: (94, 11)},
+    "salt_n_pepper": {1: (-514, 171), 2: (-79, 97), 3: (71, 93), 4: (120, 94), 5: (402, 124)},
+    "splinter": {1: (-411, 130), 2: (-218, 106), 3: (6, 96), 4: (282, 108), 5: (342, 115)},
+}
+#: How many games a pair each round robin played (docs/ai.md).
+ARENA_GAMES_A_PAIR = {"salta": 4, "pente_grammai": 200, "salt_n_pepper": 4, "splinter": 4}
+
+
+def level_words(game: str, level: int) -> str | None:
+    """A level's arena Elo in words (``"arena Elo +114 ± 105 ..."``), or ``None``."""
+    figures = LEVEL_ARENA_ELO.get(game, {}).get(level)
+    if figures is None:
+        return None
+    elo, error = figures
+    return f"arena Elo {elo:+d} ± {error} (0: the average of the five levels)"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRating:
     """An account's rating in one game and time control, with its counts."""

@@ -35,6 +35,8 @@ from ludoteca.web.accounts import TEMPLATES, _player, _public
 from ludoteca.web.errors import BadRequestError
 from ludoteca.web.live import LiveGame
 from ludoteca.web.rated_games import (
+    ARENA_GAMES_A_PAIR,
+    LEVEL_ARENA_ELO,
     PROVISIONAL_DEVIATION,
     TIME_CONTROLS,
     HistoryPoint,
@@ -48,19 +50,6 @@ from ludoteca.web.storage import GameSummary
 PER_PAGE = 20
 RECENT = 10
 BOARD_PAGE = 50
-
-#: The computer levels' Elo from the round robins of `ludoteca arena` (docs/ai.md, "How strong
-#: they are"): relative ratings, mean 0 over the five levels, with their standard errors. They
-#: are not on the players' Glicko-2 scale: they say how far apart the levels are. Games without
-#: such a round robin (Steppin' Stones, a solitaire) have none.
-LEVEL_ARENA_ELO: dict[str, dict[int, tuple[int, int]]] = {
-    "salta": {1: (-553, 171), 2: (-168, 109), 3: (58, 104), 4: (114, 105), 5: (549, 170)},
-    "pente_grammai": {1: (-166, 12), 2: (0, 10), 3: (17, 10), 4: (55, 10), 5: (94, 11)},
-    "salt_n_pepper": {1: (-514, 171), 2: (-79, 97), 3: (71, 93), 4: (120, 94), 5: (402, 124)},
-    "splinter": {1: (-411, 130), 2: (-218, 106), 3: (6, 96), 4: (282, 108), 5: (342, 115)},
-}
-#: How many games a pair each round robin played (docs/ai.md).
-ARENA_GAMES_A_PAIR = {"salta": 4, "pente_grammai": 200, "salt_n_pepper": 4, "splinter": 4}
 
 router = APIRouter(prefix="/api", tags=["players"])
 pages = APIRouter(include_in_schema=False)
