@@ -252,9 +252,9 @@ function showChallenge(challenge) {
   const text = document.createElement("span");
   const clock = challenge.clock ? challenge.clock.description : "no clock";
   const rating = challenge.poster_rating ? ` (${challenge.poster_rating.shown})` : "";
-  const kind = challenge.rated ? "rated" : "casual";
+  const kind = challenge.rated ? " · rated" : "";
   text.textContent =
-    `${challenge.name}: ${challenge.poster}${rating} plays ${challenge.poster_side} · ${clock} · ${kind}`;
+    `${challenge.name}: ${challenge.poster}${rating} plays ${challenge.poster_side} · ${clock}${kind}`;
   li.append(text, " ");
   if (challenge.yours) {
     li.append(
