@@ -24,6 +24,7 @@ from sqlalchemy import create_engine, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from ludoteca.analysis.glicko2 import Rating, rate_pair
+from ludoteca.core.registry import make
 from ludoteca.web.app import create_app
 from ludoteca.web.migrations import alembic_config
 from ludoteca.web.rated_games import rate_game
@@ -530,13 +531,30 @@ def test_a_database_of_revision_0006_is_upgraded_in_place(database: str) -> None
         config.attributes["connection"] = connection
         command.upgrade(config, "0006")
         connection.exec_driver_sql(
-            "INSERT INTO games (id, game, options, created, updated, result) VALUES "
-            "('old', 'salta', '{}', '2026', '2026', 'Green resigned')"
+            "INSERT INTO games (id, game, options, created, updated, result, resigned, agreed) "
+            "VALUES ('old', 'salta', '{}', '2026', '2026', 'Green resigned', 0, NULL), "
+            "('drawn', 'salta', '{}', '2026', '2026', 'draw agreed by the players', NULL, 'draw'), "
+            "('running', 'salta', '{}', '2026', '2026', NULL, NULL, NULL)"
         )
+        rules = make("splinter", max_plies=2)  # its safeguard ends it after two moves: a draw
+        state, moves = rules.initial_state(), []
+        while state.outcome is None:
+            moves.append(state.legal_moves()[0].text)
+            state = state.apply(moves[-1])
         connection.exec_driver_sql(
-            "INSERT INTO seats (game_id, seat, kind, token, name) VALUES "
-            "('old', 0, 'human', 't0', 'Ada'), ('old', 1, 'invite', 't1', 'Bob')"
+            "INSERT INTO games (id, game, options, created, updated, result) VALUES "
+            f"('ruled', 'splinter', '{json.dumps(rules.options)}', '2026', '2026', 'safeguard')"
         )
+        for number, text in enumerate(moves, start=1):
+            connection.exec_driver_sql(
+                "INSERT INTO moves (game_id, number, text, played) VALUES "
+                f"('ruled', {number}, '{text}', '2026')"
+            )
+        for game_id in ("old", "drawn", "running", "ruled"):
+            connection.exec_driver_sql(
+                "INSERT INTO seats (game_id, seat, kind, token, name) VALUES "
+                f"('{game_id}', 0, 'human', 't0', 'Ada'), ('{game_id}', 1, 'invite', 't1', 'Bob')"
+            )
     engine.dispose()
     store = GameStore(database)
     try:
@@ -544,7 +562,14 @@ def test_a_database_of_revision_0006_is_upgraded_in_place(database: str) -> None
         assert row is not None and row.rated is False and row.seats[0].account is None
         with store.engine.connect() as db:
             assert db.execute(select(func.count()).select_from(player_ratings_table)).scalar() == 0
-            assert db.exec_driver_sql("SELECT winner FROM games").scalar() is None
+            winners = dict(db.exec_driver_sql("SELECT id, winner FROM games").all())
+            assert winners == {"old": 1, "drawn": -1, "running": None, "ruled": -1}  # once
+            assert (
+                db.exec_driver_sql(
+                    "SELECT COUNT(*) FROM settings WHERE name = 'winners_pending'"
+                ).scalar()
+                == 0
+            )
         with store.engine.begin() as connection:  # and back down to 0006
             config.attributes["connection"] = connection
             command.downgrade(config, "0006")

@@ -326,11 +326,12 @@ class GameStore:
         )
         try:
             self._check_foreign(opening, location)
-            from ludoteca.web.backfill import fill_missing_results
+            from ludoteca.web.backfill import fill_missing_results, fill_missing_winners
             from ludoteca.web.migrations import upgrade
 
             upgrade(opening)
             fill_missing_results(opening)  # results the schema's revision 0002 left to the rules
+            fill_missing_winners(opening)  # and the winners revision 0007 did
         except StorageError:
             self.engine.dispose()
             raise

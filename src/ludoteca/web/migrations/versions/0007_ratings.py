@@ -64,6 +64,12 @@ def upgrade() -> None:
         sa.Column("at", sa.String, nullable=False),
         sa.UniqueConstraint("game_id", "account_id", name="rating_history_once"),
     )
+    # Games already over get their winner from the rules (`ludoteca.web.backfill`); the note is
+    # the settings row `ludoteca.web.backfill.WINNERS_PENDING` names.
+    op.execute(
+        "INSERT INTO settings (name, value) SELECT 'winners_pending', 'pending' "
+        "WHERE EXISTS (SELECT 1 FROM games)"
+    )
     op.create_index(
         "rating_history_by_account", "rating_history", ["account_id", "game", "time_control", "at"]
     )
@@ -71,6 +77,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Remove what `upgrade` added."""
+    op.execute("DELETE FROM settings WHERE name = 'winners_pending'")
     op.drop_index("rating_history_by_account", table_name="rating_history")
     op.drop_table("rating_history")
     op.drop_index("player_ratings_by_rating", table_name="player_ratings")
