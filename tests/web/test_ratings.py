@@ -61,7 +61,7 @@ def rated_game(
     body = {"game": game, "rated": True, "side": "0"} | challenge
     posted = poster.post("/api/challenges", json=body)
     assert posted.status_code == 201, posted.text
-    assert posted.json()["rated"] is True
+    assert posted.json()["rated"] is True and posted.json()["poster_rating"]["games"] >= 0
     accepted = accepter.post(f"/api/challenges/{posted.json()['id']}/accept", json={})
     assert accepted.status_code == 201, accepted.text
     assert accepted.json()["game"]["rated"] is True

@@ -33,7 +33,14 @@ from ludoteca.web.guards import (
     session_or_new,
 )
 from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import MAX_NAME, PER_PAGE, GameService, challenge_dict, clean_name
+from ludoteca.web.service import (
+    MAX_NAME,
+    PER_PAGE,
+    GameService,
+    challenge_dict,
+    clean_name,
+    with_poster_ratings,
+)
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -574,7 +581,8 @@ async def post_challenge(
         rated=body.rated,
         account=None if account is None else account.id,
     )
-    return challenge_dict(challenge, session) | {
+    (shown,) = await with_poster_ratings(service, [challenge], session)
+    return shown | {
         "secret": challenge.secret,
         "game_id": challenge.game_id,
         "seat": challenge.poster_seat,
