@@ -524,12 +524,12 @@ def test_deleting_an_account_removes_its_ratings(ada: TestClient, bob: TestClien
 # -- the migration ---------------------------------------------------------------------------
 
 
-def test_a_database_of_revision_0006_is_upgraded_in_place(database: str) -> None:
+def test_a_database_of_revision_0008_is_upgraded_in_place(database: str) -> None:
     engine = create_engine(database_url(database))
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0006")
+        command.upgrade(config, "0008")
         connection.exec_driver_sql(
             "INSERT INTO games (id, game, options, created, updated, result, resigned, agreed) "
             "VALUES ('old', 'salta', '{}', '2026', '2026', 'Green resigned', 0, NULL), "
@@ -570,9 +570,9 @@ def test_a_database_of_revision_0006_is_upgraded_in_place(database: str) -> None
                 ).scalar()
                 == 0
             )
-        with store.engine.begin() as connection:  # and back down to 0006
+        with store.engine.begin() as connection:  # and back down to 0008
             config.attributes["connection"] = connection
-            command.downgrade(config, "0006")
+            command.downgrade(config, "0008")
         inspector = inspect(store.engine)
         assert not {"player_ratings", "rating_history"} & set(inspector.get_table_names())
         assert "rated" not in {c["name"] for c in inspector.get_columns("games")}

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 #: The ``settings`` row revision 0002 leaves when the database held games.
 RESULTS_PENDING = "results_pending"
-#: The ``settings`` row revision 0007 leaves when the database held games: their winners.
+#: The ``settings`` row revision 0009 leaves when the database held games: their winners.
 WINNERS_PENDING = "winners_pending"
 
 
@@ -99,7 +99,7 @@ def _replayed_result(
 def fill_missing_winners(engine: Engine) -> int:
     """Record the winner (``games.winner``) of every game over without one, once.
 
-    Revision 0007 added the column and left the `WINNERS_PENDING` note; as with the results,
+    Revision 0009 added the column and left the `WINNERS_PENDING` note; as with the results,
     the note is taken and the winners written in one transaction. An agreed draw has
     `NO_WINNER`; a resignation or a time out in a two-player game, the other seat; an end by
     the rules, the rules' winner (today's rules replay the moves). A game that cannot be

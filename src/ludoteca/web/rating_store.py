@@ -2,7 +2,7 @@
 
 A rated game is one of two accounts that both agreed to it (an open challenge posted and
 accepted as rated, `ludoteca.web.ratings`); its seats carry their accounts (``seats.account_id``)
-and its row ``rated``. Two tables (migration ``0007``):
+and its row ``rated``. Two tables (migration ``0009``):
 
 - ``player_ratings``: one Glicko-2 rating per account, game id and time control (`REALTIME`
   for a game with a real-time clock, `CORRESPONDENCE` for one with a correspondence clock or
@@ -61,7 +61,7 @@ class RatingStore:
     """Ratings, rating histories, leaderboards and players' games in a `GameStore`'s database."""
 
     def __init__(self, store: GameStore) -> None:
-        """Read ``store``'s database (its schema has the tables, migration 0007)."""
+        """Read ``store``'s database (its schema has the tables, migration 0009)."""
         self.store = store
 
     @contextmanager

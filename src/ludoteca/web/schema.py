@@ -50,7 +50,7 @@ games_table = Table(
     Column("rematch_id", String),
     Column("rated", Boolean, nullable=False, server_default="0"),
     # The winner's seat once over (`NO_WINNER`: a draw or nobody); ``None`` while running, and
-    # for games that ended before revision 0007 kept it.
+    # for games that ended before revision 0009 kept it.
     Column("winner", Integer),
     Index("games_by_update", "updated"),
 )
@@ -63,7 +63,7 @@ seats_table = Table(
     Column("agent", String),
     Column("token", String),
     Column("name", String),
-    Column("account_id", String),  # the account playing it, in a rated game (revision 0007)
+    Column("account_id", String),  # the account playing it, in a rated game (revision 0009)
     Index("seats_by_account", "account_id"),
 )
 moves_table = Table(

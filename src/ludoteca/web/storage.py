@@ -331,7 +331,7 @@ class GameStore:
 
             upgrade(opening)
             fill_missing_results(opening)  # results the schema's revision 0002 left to the rules
-            fill_missing_winners(opening)  # and the winners revision 0007 did
+            fill_missing_winners(opening)  # and the winners revision 0009 did
         except StorageError:
             self.engine.dispose()
             raise
