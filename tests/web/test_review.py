@@ -282,7 +282,8 @@ def test_a_review_does_not_delay_the_computers_moves() -> None:
             review = asyncio.create_task(pool.run(REVIEW, reviewing))
             while pool.waiting(REVIEW):  # the review is taken by its worker first
                 await asyncio.sleep(0.01)
-            move = await pool.run(QUICK, SearchJob("move", "salta", {}, position, "level:1", seed=1))
+            asking = SearchJob("move", "salta", {}, position, "level:1", seed=1)
+            move = await pool.run(QUICK, asking)
             still_reviewing = not review.done()
             review.cancel()
         finally:
