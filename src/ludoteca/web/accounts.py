@@ -337,6 +337,18 @@ async def refuse_if_logged_in(request: Request) -> None:
         )
 
 
+async def nav_account(request: Request) -> None:
+    """Note the name of the account this browser is logged in to, for the pages' navigation.
+
+    ``request.state.account_name``: the name, or ``None`` (the navigation says "Log in").
+    """
+    account = None
+    session = session_of(request)
+    if session is not None:
+        account = await _service(request).read(_accounts(request).of_session, session)
+    request.state.account_name = None if account is None else account.name
+
+
 def _service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
