@@ -155,7 +155,9 @@ class AccountStore:
     def by_id(self, account_id: str) -> Account | None:
         """The account ``account_id``, if it exists."""
         with self._read() as db:
-            row = db.execute(select(accounts_table).where(accounts_table.c.id == account_id)).first()
+            row = db.execute(
+                select(accounts_table).where(accounts_table.c.id == account_id)
+            ).first()
         return None if row is None else _account(row)
 
     def of_session(self, session: str | None) -> Account | None:

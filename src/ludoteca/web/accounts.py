@@ -62,6 +62,8 @@ NAME_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{MIN_NAME},{MAX_NAME}}}")
 WRONG_LOGIN = "wrong name or password"
 #: Games on a page of a player's games, and in a profile's recent games.
 PER_PAGE = 20
+#: The longest name of a passkey (`ludoteca.web.passkeys`).
+MAX_PASSKEY_NAME = 64
 RECENT = 10
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -306,6 +308,7 @@ async def account_page(request: Request) -> Response:
             "max_password": MAX_PASSWORD,
             "min_name": MIN_NAME,
             "max_name": MAX_NAME,
+            "max_passkey_name": MAX_PASSKEY_NAME,
         },
     )
 

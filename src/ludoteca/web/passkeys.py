@@ -39,7 +39,12 @@ from webauthn import (
     verify_authentication_response,
     verify_registration_response,
 )
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers import (
+    base64url_to_bytes,
+    bytes_to_base64url,
+    parse_authentication_credential_json,
+    parse_registration_credential_json,
+)
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
@@ -51,6 +56,7 @@ from webauthn.helpers.structs import (
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.account_store import new_login
 from ludoteca.web.accounts import (
+    MAX_PASSKEY_NAME,
     NotLoggedInError,
     _accounts,
     _address,
@@ -68,8 +74,6 @@ from ludoteca.web.storage import GameStore, now_stamp, unavailable
 
 #: How long a challenge may be answered, in seconds (the browser is given as long).
 CHALLENGE_SECONDS = 300
-#: The longest name of a passkey on the account page.
-MAX_PASSKEY_NAME = 64
 #: What the browser shows as the site asking for a passkey.
 RP_NAME = "Ludoteca"
 REGISTER = "register"
@@ -139,9 +143,7 @@ class PasskeyStore:
 
     # -- challenges ----------------------------------------------------------------------------
 
-    def give_challenge(
-        self, session: str, purpose: str, challenge: Challenge, now: float
-    ) -> None:
+    def give_challenge(self, session: str, purpose: str, challenge: Challenge, now: float) -> None:
         """Keep ``challenge`` for the session's ``purpose`` (replacing one given before)."""
         table = webauthn_challenges_table
         with self._write() as db:
@@ -297,8 +299,7 @@ async def registration_options(request: Request) -> dict[str, Any]:
             user_verification=UserVerificationRequirement.PREFERRED,
         ),
         exclude_credentials=[
-            PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.credential_id))
-            for p in existing
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.credential_id)) for p in existing
         ],
     )
     await _give(request, session, REGISTER, options.challenge, account.id)
@@ -321,12 +322,12 @@ async def register_passkey(body: NewPasskey, request: Request) -> dict[str, Any]
     rp_id, origin = relying_party(request)
     try:
         verified = verify_registration_response(
-            credential=body.credential,
+            credential=parse_registration_credential_json(body.credential),
             expected_challenge=base64url_to_bytes(challenge.challenge),
             expected_rp_id=rp_id,
             expected_origin=origin,
         )
-    except (WebAuthnException, ValueError, TypeError, KeyError) as error:
+    except _MALFORMED as error:
         raise BadRequestError(f"the passkey could not be checked: {_reason(error)}") from None
     try:
         passkey = await _service(request).write(
@@ -398,27 +399,30 @@ async def log_in_with_passkey(
     if session is None:
         raise BadRequestError(_NO_CHALLENGE.format(options="/api/login/passkey/options"))
     challenge = await _take(request, session, LOGIN)
-    credential_id = body.credential.get("id")
-    if not isinstance(credential_id, str) or not credential_id:
-        raise BadRequestError("the credential has no id (a base64url string)")
+    try:
+        credential = parse_authentication_credential_json(body.credential)
+    except (WebAuthnException, ValueError) as error:
+        raise BadRequestError(
+            f"the credential is not a passkey's answer: {_reason(error)}"
+        ) from None
     store, service = _passkeys(request), _service(request)
-    passkey = await service.read(store.by_credential, credential_id)
+    passkey = await service.read(store.by_credential, bytes_to_base64url(credential.raw_id))
     if passkey is None:
         raise NotLoggedInError("this passkey is not registered here (it may have been removed)")
-    user_handle = (body.credential.get("response") or {}).get("userHandle")
-    if user_handle and user_handle != bytes_to_base64url(passkey.account_id.encode()):
+    handle = credential.response.user_handle
+    if handle is not None and handle != passkey.account_id.encode():
         raise NotLoggedInError("this passkey belongs to another account than it says")
     rp_id, origin = relying_party(request)
     try:
         verified = verify_authentication_response(
-            credential=body.credential,
+            credential=credential,
             expected_challenge=base64url_to_bytes(challenge.challenge),
             expected_rp_id=rp_id,
             expected_origin=origin,
             credential_public_key=base64url_to_bytes(passkey.public_key),
             credential_current_sign_count=passkey.sign_count,
         )
-    except (WebAuthnException, ValueError, TypeError, KeyError, AttributeError) as error:
+    except _MALFORMED as error:
         raise NotLoggedInError(f"the passkey login failed: {_reason(error)}") from None
     await service.write(store.used, passkey.id, verified.new_sign_count)
     accounts = _accounts(request)
@@ -436,6 +440,10 @@ async def log_in_with_passkey(
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+#: What the library raises for an answer that does not check, or is malformed in a way its
+#: parser lets through (base64url, CBOR or key data that does not decode).
+_MALFORMED = (WebAuthnException, ValueError, TypeError, KeyError, AttributeError, IndexError)
 
 _NO_CHALLENGE = (
     "no passkey challenge is waiting for this browser (none was asked for, it was answered "
@@ -484,7 +492,9 @@ async def _give(
 
 async def _take(request: Request, session: str, purpose: str) -> Challenge:
     """The session's challenge for ``purpose``, taken out (400 if none, or expired)."""
-    options = "/api/account/passkeys/options" if purpose == REGISTER else "/api/login/passkey/options"
+    options = (
+        "/api/account/passkeys/options" if purpose == REGISTER else "/api/login/passkey/options"
+    )
     challenge = await _service(request).write(_passkeys(request).take_challenge, session, purpose)
     if challenge is None:
         raise BadRequestError(_NO_CHALLENGE.format(options=options))
