@@ -210,6 +210,21 @@ def test_a_1_mb_or_weak_password_is_refused_and_changes_nothing(
     assert len(first.get("/api/account").json()["sessions"]) == 2
 
 
+@pytest.mark.parametrize(
+    "weak", ["password", "PassWord123", "qwertyuiop", "zzzzzzzzzz", "ada_lovelace"]
+)
+def test_a_password_guessed_first_is_refused(
+    first: TestClient, second: TestClient, weak: str
+) -> None:
+    response = second.post("/api/accounts", json={"name": "Ada_Lovelace", "password": weak})
+    assert_error(response, 400, "among the first ones guessed", "8 to 128 characters")
+    assert_error(second.get("/api/account"), 401)  # no account, not logged in
+    sign_up(first, "Ada_Lovelace")
+    change = {"old_password": PASSWORD, "new_password": weak}
+    assert_error(first.post("/api/account/password", json=change), 400, "first ones guessed")
+    assert log_in(second, "Ada_Lovelace").status_code == 200  # the password did not change
+
+
 def test_a_taken_name_is_refused_and_changes_nothing(first: TestClient, second: TestClient) -> None:
     sign_up(first, "Ada")
     for name in ("Ada", "ADA", "aDa"):

@@ -110,12 +110,13 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     """Create an account; this browser is logged in to it and its games become the account's.
 
     Names are 2 to 24 letters, digits, ``_`` or ``-``, unique whatever the case; passwords 8 to
-    128 characters. 409 if the name is taken.
+    128 characters, not among the first ones guessed (`ludoteca.web.passwords`). 409 if the name
+    is taken.
     """
     _same_site(request)
     _check(request, request.app.state.name_limiter, _address(request), "new accounts")
     name = _valid_name(body.name)
-    _valid_password(body.password)
+    _valid_password(body.password, name)
     hashed = await asyncio.to_thread(hash_password, body.password)
     session = _renew(request, response)
     try:
@@ -207,7 +208,7 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
     _same_site(request)
     account, session = await _logged_in(request)
     await _confirm(request, account, body.old_password)
-    _valid_password(body.new_password)
+    _valid_password(body.new_password, account.name)
     hashed = await asyncio.to_thread(hash_password, body.new_password)
     await _service(request).write(_accounts(request).set_password, account.id, hashed, session)
     return {"changed": True}
@@ -384,8 +385,8 @@ def _valid_name(name: str) -> str:
     return name
 
 
-def _valid_password(password: str) -> None:
-    problem = password_problem(password)
+def _valid_password(password: str, name: str) -> None:
+    problem = password_problem(password, name)
     if problem is not None:
         raise BadRequestError(problem)
 
