@@ -14,10 +14,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 MIN_PASSWORD = 8
 MAX_PASSWORD = 128
 
-#: Passwords of 8 characters or more that lists of leaked passwords show most often (compared
-#: without regard to case): the first an attacker tries.
-COMMON = frozenset(
-    """
+_COMMON_WORDS = """
     00000000 11111111 11223344 12121212 12341234 12344321 123123123 12345678 123456789
     1234567890 12345678910 1234qwer 1q2w3e4r 1q2w3e4r5t 1qaz2wsx 87654321 88888888 987654321
     aa123456 abc12345 abcd1234 abcdefgh admin123 asdfasdf asdfghjk asdfghjkl baseball
@@ -26,8 +23,10 @@ COMMON = frozenset(
     mustang1 passw0rd password password1 password12 password123 princess q1w2e3r4
     q1w2e3r4t5 qazwsxedc qwer1234 qwerty12 qwerty123 qwertyui qwertyuiop starwars sunshine
     superman trustno1 welcome1 welcome123 whatever zaq12wsx zxcvbnm1 zxcvbnm123
-    """.split()
-)
+"""
+#: Passwords of 8 characters or more that lists of leaked passwords show most often (compared
+#: without regard to case): the first an attacker tries.
+COMMON = frozenset(_COMMON_WORDS.split())
 
 _HASHER = PasswordHasher()  # argon2id, the library's recommended cost (RFC 9106's second choice)
 #: Checked against when a name has no account, so that a wrong name takes as long as a wrong
