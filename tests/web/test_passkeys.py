@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -338,5 +339,24 @@ def test_the_migration_adds_the_passkey_tables_and_takes_them_away(database: str
     store = GameStore(database)  # opening upgrades the database again
     try:
         assert tables <= set(inspect(store.engine).get_table_names())
+    finally:
+        store.close()
+
+
+def test_of_requests_answering_one_challenge_at_once_only_one_gets_it(database: str) -> None:
+    store = GameStore(database)
+    try:
+        challenges = passkeys.PasskeyStore(store)
+        now = time.time()
+        for round_ in range(5):
+            given = passkeys.Challenge(f"challenge-{round_}", None, now + 60)
+            challenges.give_challenge("browser", passkeys.LOGIN, given, now)
+            with ThreadPoolExecutor(4) as pool:
+                taken = list(
+                    pool.map(
+                        lambda _: challenges.take_challenge("browser", passkeys.LOGIN), range(4)
+                    )
+                )
+            assert [t for t in taken if t is not None] == [given]
     finally:
         store.close()
