@@ -501,6 +501,20 @@ def test_profiles_lists_exports_and_leaderboards(ada: TestClient, bob: TestClien
         f"/games/{won['id']}" in filtered.text
         and f"/games/{casual_game['id']}" not in filtered.text.split('id="games-title"')[1]
     )
+    any_filter = ada.get("/@/ada?game=&result=&opponent=&rated=")  # the form's "any"
+    assert any_filter.status_code == 200 and "3 games" in any_filter.text
+    casual_only = ada.get("/@/ada?game=salta&result=&opponent=&rated=false")
+    assert "1 game " in casual_only.text and f"/games/{casual_game['id']}" in casual_only.text
+    assert ada.get("/@/ada", params={"result": "bogus"}).status_code == 400
+    assert ada.get("/@/ada", params={"rated": "maybe"}).status_code == 400
+    schema = ada.get("/openapi.json").json()
+    rated_field = schema["components"]["schemas"]["ChallengeRequest"]["properties"]["rated"]
+    assert rated_field["type"] == "boolean" and rated_field["default"] is False
+    listed_params = schema["paths"]["/api/players/{name}/games"]["get"]["parameters"]
+    assert {"game", "result", "opponent", "rated", "page"} <= {p["name"] for p in listed_params}
+    assert {"/api/leaderboard/{game}", "/api/players/{name}/export"} <= set(schema["paths"])
+    lobby_params = schema["paths"]["/api/lobby"]["get"]["parameters"]
+    assert {p["name"] for p in lobby_params} == {"min_rating", "max_rating"}
     html_board = ada.get("/leaderboard/salta", params={"time_control": "correspondence"})
     assert (
         html_board.status_code == 200

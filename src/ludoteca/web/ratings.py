@@ -38,6 +38,7 @@ from ludoteca.web.rated_games import (
     ARENA_GAMES_A_PAIR,
     LEVEL_ARENA_ELO,
     PROVISIONAL_DEVIATION,
+    RESULTS,
     TIME_CONTROLS,
     HistoryPoint,
     PlayerRating,
@@ -323,18 +324,30 @@ def level_elo(game: str) -> list[dict[str, Any]]:
 async def profile_page(
     request: Request,
     name: str,
-    game: GameParam = None,
-    result: ResultParam = None,
-    opponent: OpponentParam = None,
-    rated: RatedParam = None,
+    game: Annotated[str | None, Query(max_length=64)] = None,
+    result: Annotated[str | None, Query(max_length=16)] = None,
+    opponent: Annotated[str | None, Query(max_length=24)] = None,
+    rated: Annotated[str | None, Query(max_length=8)] = None,
     page: PageParam = 1,
 ) -> Response:
-    """A player's profile: ratings with their charts, games in progress, all games filtered."""
+    """A player's profile: ratings with their charts, games in progress, all games filtered.
+
+    The filters are those of ``GET /api/players/{name}/games``; an empty one (the form's "any")
+    filters nothing.
+    """
     account = await _player(request, name)
+    game, opponent = game or None, opponent or None
     _check_game(game)
+    result = result or None
+    if result is not None and result not in RESULTS:
+        raise BadRequestError(f"result is one of {', '.join(RESULTS)}; got {result!r}")
+    if rated not in (None, "", "true", "false"):
+        raise BadRequestError(f"rated is true or false; got {rated!r}")
     profile = await profile_of(request, account)
     service, store = _service(request), _ratings(request)
-    where = GameFilter(game=game, result=result, opponent=opponent, rated=rated)
+    where = GameFilter(
+        game=game, result=result, opponent=opponent, rated=None if not rated else rated == "true"
+    )
     games, total = await service.read(
         store.player_games, account.id, where, offset=(page - 1) * PER_PAGE, limit=PER_PAGE
     )
@@ -357,7 +370,7 @@ async def profile_page(
         for rating in ratings
         if rating.games > 0
     ]
-    filters = {"game": game, "result": result, "opponent": opponent, "rated": rated}
+    filters = {"game": game, "result": result, "opponent": opponent, "rated": where.rated}
     query = urlencode(
         {k: str(v).lower() if k == "rated" else v for k, v in filters.items() if v is not None}
     )
