@@ -606,3 +606,25 @@ def test_time_controls_are_the_clocks_kinds() -> None:
     ):
         stored = clocks.spec_to_json(clocks.parse_spec(spec))
         assert rated_games.time_control(stored) == control
+
+
+def test_the_levels_arena_elo_is_the_one_docs_ai_md_reports() -> None:
+    """`LEVEL_ARENA_ELO` copies the round-robin table of docs/ai.md; they must not drift."""
+    from pathlib import Path
+
+    from ludoteca.web.rated_games import LEVEL_ARENA_ELO
+
+    text = (Path(__file__).parents[2] / "docs" / "ai.md").read_text(encoding="utf-8")
+    header = (
+        "| level | Salta (4 games a pair) | Pente Grammai (200) | Salt 'n' Pepper (4) "
+        "| Splinter (4) |"
+    )
+    rows = text.split(header, 1)[1].split("\n\n", 1)[0].strip().splitlines()[1:]
+    columns = ("salta", "pente_grammai", "salt_n_pepper", "splinter")
+    found: dict[str, dict[int, tuple[int, int]]] = {game: {} for game in columns}
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        for game, cell in zip(columns, cells[1:], strict=True):
+            elo, error = cell.replace("−", "-").replace("+", "").split("±")
+            found[game][int(cells[0])] = (int(elo), int(error))
+    assert found == LEVEL_ARENA_ELO
