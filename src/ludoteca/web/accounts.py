@@ -1,4 +1,6 @@
-"""Player accounts: sign up, log in and out, change the password, delete; public profiles.
+"""Player accounts: sign up, log in and out, change the password, delete.
+
+Players' public profiles, game lists and ratings are `ludoteca.web.ratings`'.
 
 Anonymous play is unchanged: a browser without an account plays with its session cookie
 (`ludoteca.web.guards.Sessions`) as before. An account is a name (2 to 24 letters, digits,
@@ -59,11 +61,8 @@ MAX_NAME = 24
 NAME_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{MIN_NAME},{MAX_NAME}}}")
 #: One answer for a wrong name and a wrong password: nobody learns which names exist.
 WRONG_LOGIN = "wrong name or password"
-#: Games on a page of a player's games, and in a profile's recent games.
-PER_PAGE = 20
 #: The longest name of a passkey (`ludoteca.web.passkeys`).
 MAX_PASSKEY_NAME = 64
-RECENT = 10
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 
