@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 
 import ludoteca
 from ludoteca.core.errors import LudotecaError
@@ -400,12 +400,25 @@ async def _http_exception(request: Request, error: Exception) -> Response:
 def _allowed_methods(request: Request) -> list[str]:
     """Every method some route answers on this path (the router names only the first route's)."""
     allowed: set[str] = set()
-    for route in (*api.router.routes, *pages.router.routes):
+    for route in _flat_routes(request.app.router.routes):
         match, _ = route.matches(request.scope)  # PARTIAL: the path matches, the method not
         methods = getattr(route, "methods", None)
         if match != Match.NONE and methods:
             allowed.update(methods)
     return sorted(allowed)
+
+
+def _flat_routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    """Every route of every feature's router (FastAPI keeps an included router as one entry).
+
+    The routers are included without a prefix: each route's path is its whole path.
+    """
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is None:
+            yield route
+        else:
+            yield from _flat_routes(included.routes)
 
 
 async def _unexpected_error(request: Request, error: Exception) -> Response:
