@@ -313,6 +313,7 @@ async function refreshLobby() {
   showList($("challenges"), shown, none, showChallenge);
   showList($("my-games"), lobby.mine, "None yet.", (game) => item(describeGame(game), `/games/${game.id}`));
   showList($("watch-games"), lobby.playing, "None now.", (game) => item(describeGame(game), `/games/${game.id}`));
+  $("watch-count").textContent = lobby.playing.length ? `(${lobby.playing.length})` : "";
   // A challenge of ours was accepted: its game is ours now; open it.
   for (const [id, kept] of Object.entries(secrets)) {
     if (lobby.challenges.some((c) => c.id === id)) continue;
