@@ -259,6 +259,10 @@ def module_source(spec: Spec) -> str:
         f"from {spec.module}.rules import {', '.join(sorted(rules, key=str.lower))}\n\n"
     )
     over = "is_over(cells) or is_chance(cells)" if chance else "is_over(cells)"
+    # A game with clear_mask clears a row's mask before the move (only where its actions can
+    # be) and the whole row at a reset; the others clear the whole row just before writing it.
+    clear_in_show = "" if clear_mask else "    mask[:] = False\n"
+    clear_in_reset = "        masks[row][:] = False\n" if clear_mask else ""
     out.append(f'''
 # -- the search's view --------------------------------------------------------------------------
 
@@ -403,7 +407,7 @@ def random_playout_records(start{a}, count, seed):
 # == for learning agents: action mask, batch play (docs/rl.md) ====================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_into(cells{a}, scratch, legal, out):
     """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone)."""
     if {over}:
@@ -423,7 +427,7 @@ def action_mask(cells{a}, out):
     if chance:
         out.append(f'''
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_chance(cells{a}, scratch, rng, row):
     """Play the chance outcomes up to the next decision, drawn from game ``row``'s generator."""
     while not is_over(cells) and is_chance(cells):
@@ -431,7 +435,7 @@ def _play_chance(cells{a}, scratch, rng, row):
 ''')
     out.append(f'''
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(cells{a}, initial, scratch, rng, row):
     """Set game ``row`` to ``initial`` and play its chance outcomes; False if it ended already."""
     cells[:] = initial
@@ -441,13 +445,14 @@ def _start_game(cells{a}, initial, scratch, rng, row):
     out.append(f'''    return not is_over(cells)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(cells{a}, row, observations, masks, players, scratch, legal):
-    """Write what the player to move sees in game ``row`` (``masks[row]`` was cleared)."""
+    """Write what the player to move sees in game ``row``."""
     player = mover(cells)
     players[row] = player
     observation(cells{a}, player, observations[row])
-    _mask_into(cells{a}, scratch, legal, masks[row])
+    mask = masks[row]
+{clear_in_show}    _mask_into(cells{a}, scratch, legal, mask)
 
 
 @njit(cache=True)
@@ -463,8 +468,7 @@ def vector_reset(batch{a}, initial, observations, masks, players, rng):
         cells = batch[row]
         if not _start_game(cells{a}, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row][:] = False
-        _show(cells{a}, row, observations, masks, players, scratch, legal)
+{clear_in_reset}        _show(cells{a}, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
 
@@ -491,8 +495,6 @@ def vector_step(
 ''')
     if clear_mask:
         out.append(f"        clear_mask(cells{a}, masks[row])\n")
-    else:
-        out.append("        masks[row][:] = False\n")
     out.append(f"        play(cells{a}, actions[row], scratch)\n")
     if chance:
         out.append(f"        _play_chance(cells{a}, scratch, rng, row)\n")

@@ -162,7 +162,7 @@ def random_playout_records(start, params, count, seed):
 # == for learning agents: action mask, batch play (docs/rl.md) ====================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_into(cells, params, scratch, legal, out):
     """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone)."""
     if is_over(cells):
@@ -180,20 +180,22 @@ def action_mask(cells, params, out):
     _mask_into(cells.copy(), params, new_scratch(params), legal, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(cells, params, initial, scratch, rng, row):
     """Set game ``row`` to ``initial`` and play its chance outcomes; False if it ended already."""
     cells[:] = initial
     return not is_over(cells)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(cells, params, row, observations, masks, players, scratch, legal):
-    """Write what the player to move sees in game ``row`` (``masks[row]`` was cleared)."""
+    """Write what the player to move sees in game ``row``."""
     player = mover(cells)
     players[row] = player
     observation(cells, params, player, observations[row])
-    _mask_into(cells, params, scratch, legal, masks[row])
+    mask = masks[row]
+    mask[:] = False
+    _mask_into(cells, params, scratch, legal, mask)
 
 
 @njit(cache=True)
@@ -209,7 +211,6 @@ def vector_reset(batch, params, initial, observations, masks, players, rng):
         cells = batch[row]
         if not _start_game(cells, params, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row][:] = False
         _show(cells, params, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -234,7 +235,6 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row][:] = False
         play(cells, params, actions[row], scratch)
         for player in range(rewards.shape[1]):
             rewards[row, player] = 0.0

@@ -137,7 +137,7 @@ def random_playout_records(start, params, targets, count, seed):
 # == for learning agents: action mask, batch play (docs/rl.md) ====================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_into(cells, params, targets, scratch, legal, out):
     """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone)."""
     if is_over(cells) or is_chance(cells):
@@ -155,14 +155,14 @@ def action_mask(cells, params, targets, out):
     _mask_into(cells.copy(), params, targets, new_scratch(params, targets), legal, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_chance(cells, params, targets, scratch, rng, row):
     """Play the chance outcomes up to the next decision, drawn from game ``row``'s generator."""
     while not is_over(cells) and is_chance(cells):
         play(cells, params, targets, draw_outcome(cells, params, targets, rng, row), scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(cells, params, targets, initial, scratch, rng, row):
     """Set game ``row`` to ``initial`` and play its chance outcomes; False if it ended already."""
     cells[:] = initial
@@ -170,13 +170,15 @@ def _start_game(cells, params, targets, initial, scratch, rng, row):
     return not is_over(cells)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(cells, params, targets, row, observations, masks, players, scratch, legal):
-    """Write what the player to move sees in game ``row`` (``masks[row]`` was cleared)."""
+    """Write what the player to move sees in game ``row``."""
     player = mover(cells)
     players[row] = player
     observation(cells, params, targets, player, observations[row])
-    _mask_into(cells, params, targets, scratch, legal, masks[row])
+    mask = masks[row]
+    mask[:] = False
+    _mask_into(cells, params, targets, scratch, legal, mask)
 
 
 @njit(cache=True)
@@ -192,7 +194,6 @@ def vector_reset(batch, params, targets, initial, observations, masks, players, 
         cells = batch[row]
         if not _start_game(cells, params, targets, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row][:] = False
         _show(cells, params, targets, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -217,7 +218,6 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row][:] = False
         play(cells, params, targets, actions[row], scratch)
         _play_chance(cells, params, targets, scratch, rng, row)
         for player in range(rewards.shape[1]):

@@ -131,7 +131,7 @@ def random_playout_records(start, params, goals, count, seed):
 # == for learning agents: action mask, batch play (docs/rl.md) ====================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_into(cells, params, goals, scratch, legal, out):
     """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone)."""
     if is_over(cells):
@@ -149,20 +149,22 @@ def action_mask(cells, params, goals, out):
     _mask_into(cells.copy(), params, goals, new_scratch(params, goals), legal, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(cells, params, goals, initial, scratch, rng, row):
     """Set game ``row`` to ``initial`` and play its chance outcomes; False if it ended already."""
     cells[:] = initial
     return not is_over(cells)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(cells, params, goals, row, observations, masks, players, scratch, legal):
-    """Write what the player to move sees in game ``row`` (``masks[row]`` was cleared)."""
+    """Write what the player to move sees in game ``row``."""
     player = mover(cells)
     players[row] = player
     observation(cells, params, goals, player, observations[row])
-    _mask_into(cells, params, goals, scratch, legal, masks[row])
+    mask = masks[row]
+    mask[:] = False
+    _mask_into(cells, params, goals, scratch, legal, mask)
 
 
 @njit(cache=True)
@@ -178,7 +180,6 @@ def vector_reset(batch, params, goals, initial, observations, masks, players, rn
         cells = batch[row]
         if not _start_game(cells, params, goals, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row][:] = False
         _show(cells, params, goals, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -203,7 +204,6 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row][:] = False
         play(cells, params, goals, actions[row], scratch)
         for player in range(rewards.shape[1]):
             rewards[row, player] = 0.0

@@ -136,7 +136,7 @@ def random_playout_records(start, params, nbr, count, seed):
 # == for learning agents: action mask, batch play (docs/rl.md) ====================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_into(cells, params, nbr, scratch, legal, out):
     """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone)."""
     if is_over(cells) or is_chance(cells):
@@ -154,14 +154,14 @@ def action_mask(cells, params, nbr, out):
     _mask_into(cells.copy(), params, nbr, new_scratch(params, nbr), legal, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_chance(cells, params, nbr, scratch, rng, row):
     """Play the chance outcomes up to the next decision, drawn from game ``row``'s generator."""
     while not is_over(cells) and is_chance(cells):
         play(cells, params, nbr, draw_outcome(cells, params, nbr, rng, row), scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(cells, params, nbr, initial, scratch, rng, row):
     """Set game ``row`` to ``initial`` and play its chance outcomes; False if it ended already."""
     cells[:] = initial
@@ -169,13 +169,14 @@ def _start_game(cells, params, nbr, initial, scratch, rng, row):
     return not is_over(cells)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(cells, params, nbr, row, observations, masks, players, scratch, legal):
-    """Write what the player to move sees in game ``row`` (``masks[row]`` was cleared)."""
+    """Write what the player to move sees in game ``row``."""
     player = mover(cells)
     players[row] = player
     observation(cells, params, nbr, player, observations[row])
-    _mask_into(cells, params, nbr, scratch, legal, masks[row])
+    mask = masks[row]
+    _mask_into(cells, params, nbr, scratch, legal, mask)
 
 
 @njit(cache=True)

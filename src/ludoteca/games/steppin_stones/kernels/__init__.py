@@ -135,7 +135,7 @@ def random_playout_records(start, params, geo, count, seed):
 # == for learning agents: action mask, batch play (docs/rl.md) ====================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_into(cells, params, geo, scratch, legal, out):
     """Set ``out`` True at the legal actions of a decision (the rest of ``out`` is left alone)."""
     if is_over(cells) or is_chance(cells):
@@ -153,14 +153,14 @@ def action_mask(cells, params, geo, out):
     _mask_into(cells.copy(), params, geo, new_scratch(params, geo), legal, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_chance(cells, params, geo, scratch, rng, row):
     """Play the chance outcomes up to the next decision, drawn from game ``row``'s generator."""
     while not is_over(cells) and is_chance(cells):
         play(cells, params, geo, draw_outcome(cells, params, geo, rng, row), scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(cells, params, geo, initial, scratch, rng, row):
     """Set game ``row`` to ``initial`` and play its chance outcomes; False if it ended already."""
     cells[:] = initial
@@ -168,13 +168,15 @@ def _start_game(cells, params, geo, initial, scratch, rng, row):
     return not is_over(cells)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(cells, params, geo, row, observations, masks, players, scratch, legal):
-    """Write what the player to move sees in game ``row`` (``masks[row]`` was cleared)."""
+    """Write what the player to move sees in game ``row``."""
     player = mover(cells)
     players[row] = player
     observation(cells, params, geo, player, observations[row])
-    _mask_into(cells, params, geo, scratch, legal, masks[row])
+    mask = masks[row]
+    mask[:] = False
+    _mask_into(cells, params, geo, scratch, legal, mask)
 
 
 @njit(cache=True)
@@ -190,7 +192,6 @@ def vector_reset(batch, params, geo, initial, observations, masks, players, rng)
         cells = batch[row]
         if not _start_game(cells, params, geo, initial, scratch, rng, row):
             return ENDS_BEFORE_DECISION
-        masks[row][:] = False
         _show(cells, params, geo, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 
@@ -215,7 +216,6 @@ def vector_step(
     legal = np.empty(LEGAL_BUFFER, dtype=np.int64)
     for row in range(batch.shape[0]):
         cells = batch[row]
-        masks[row][:] = False
         play(cells, params, geo, actions[row], scratch)
         _play_chance(cells, params, geo, scratch, rng, row)
         for player in range(rewards.shape[1]):
