@@ -45,6 +45,7 @@ from ludoteca.web.guards import (
     session_of,
     set_session_cookie,
 )
+from ludoteca.web.lobby import summary_dict as _summary_dict
 from ludoteca.web.passwords import (
     MAX_PASSWORD,
     MIN_PASSWORD,
@@ -53,7 +54,7 @@ from ludoteca.web.passwords import (
     password_matches,
     password_problem,
 )
-from ludoteca.web.service import GameService, _summary_dict
+from ludoteca.web.service import GameService
 
 MIN_NAME = 2
 MAX_NAME = 24

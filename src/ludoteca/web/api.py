@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
 from ludoteca.web.accounts import refuse_if_logged_in
+from ludoteca.web.challenges import challenge_dict
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import (
     RateLimiter,
@@ -32,7 +33,10 @@ from ludoteca.web.guards import (
     session_or_new,
 )
 from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import MAX_NAME, PER_PAGE, GameService, challenge_dict, clean_name
+from ludoteca.web.lobby import PER_PAGE
+from ludoteca.web.mailbox import Mailbox
+from ludoteca.web.service import GameService
+from ludoteca.web.sessions import MAX_NAME, clean_name
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -427,8 +431,8 @@ async def download(game_id: GameId, request: Request) -> Response:
 async def clock(game_id: GameId, request: Request) -> dict[str, Any]:
     """Each seat's seconds left now (``left``), whose clock runs, and when it would flag.
 
-    A game without a clock answers ``{"clock": null}``. A clock that has run out is noticed
-    here too: the game then ends on time before the answer.
+    A game without a clock answers ``{"clock": null}``. Asking changes nothing: a clock that has
+    run out shows no time left until the server's timer ends the game on time (at once).
     """
     live = await service_of(request).current(game_id)
     return {"clock": live.clocks(time.time()), "outcome": live.to_dict()["outcome"]}
@@ -626,11 +630,45 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
         return
     await websocket.accept()
     mailbox = service.subscribe(game_id)
+    try:
+        await _pump(websocket, mailbox, service.message(live))
+    finally:
+        service.unsubscribe(game_id, mailbox)
+
+
+@websocket_router.websocket("/ws/lobby")
+async def lobby_updates(websocket: WebSocket) -> None:
+    """Send the lobby at once and after every change of it, until the client leaves.
+
+    Each message is ``{"type": "lobby", "lobby": ...}``, the answer of ``GET /api/lobby`` for
+    the browser's session: a challenge posted, accepted or withdrawn, a game created or ended
+    (by any server process) sends it again.
+    """
+    service = service_of(websocket)
+    if not origin_allowed(websocket):
+        await websocket.close(code=4403, reason="this socket is for the site's own pages")
+        return
+    session = session_of(websocket)
+    try:
+        first = await service.lobby_feed.message(session)
+    except LudotecaError as error:
+        await websocket.close(code=1011, reason=str(error)[:120])
+        return
+    await websocket.accept()
+    mailbox = service.lobby_feed.subscribe(session)
+    try:
+        await _pump(websocket, mailbox, first)
+    finally:
+        service.lobby_feed.unsubscribe(mailbox)
+
+
+async def _pump(websocket: WebSocket, mailbox: Mailbox, first: str) -> None:
+    """Send ``first``, then what arrives in ``mailbox``, until the client leaves."""
     listener = asyncio.create_task(_until_closed(websocket))
     try:
-        await websocket.send_text(with_now(service.message(live)))
+        await websocket.send_text(with_now(first))
         while True:
-            # A slow reader gets the newest message of each type (state, review), not a backlog.
+            # A slow reader gets the newest message of each type, not a backlog.
             update = asyncio.create_task(mailbox.take())
             done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
             if listener in done:
@@ -642,7 +680,6 @@ async def game_updates(websocket: WebSocket, game_id: str) -> None:
         pass  # the client went away (or was dropped for not reading) while we were sending
     finally:
         listener.cancel()
-        service.unsubscribe(game_id, mailbox)
 
 
 async def _until_closed(websocket: WebSocket) -> None:

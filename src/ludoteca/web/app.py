@@ -276,6 +276,7 @@ def _when_ready(service: GameService) -> Callable[[str], Awaitable[None]]:
     async def ready(game_id: str) -> None:
         service.pool.load(game_id)
         await service.sweep_clocks(game_id)  # its running games were not loaded until now
+        service.lobby_feed.changed()  # the lobby's sockets learn that the game is ready
 
     return ready
 

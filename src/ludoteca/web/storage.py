@@ -33,7 +33,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -62,6 +62,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
 from ludoteca.core.paths import data_dir
+from ludoteca.web.events import ResultRecorded
 from ludoteca.web.schema import (
     account_logins_table,
     accounts_table,
@@ -215,6 +216,9 @@ class ReviewRow:
 
 #: The prefix of a review's announcements on the change feed (game ids never contain ``:``).
 REVIEW_CHANGE = "review:"
+#: The prefix of the lobby's announcements: a challenge posted, taken or withdrawn, a game
+#: created or ended (``lobby:<challenge or game id> 0``).
+LOBBY_CHANGE = "lobby:"
 
 
 class ChallengeTakenError(LudotecaError):
@@ -310,6 +314,9 @@ class GameStore:
                     f"cannot open the games database {str(location)!r}: {error}"
                 ) from None
         self.shown = str(self.path) if self.path is not None else _shown(url)
+        #: Called as ``hook(connection, ResultRecorded)`` inside every write that stores a
+        #: game's result (`ludoteca.web.core.GameCore.on_result_recorded`).
+        self.result_hooks: list[Callable[[Connection, ResultRecorded], None]] = []
         self.engine = self._create_engine(url, busy_seconds)
         # Opening waits as long as another opener's upgrade takes, not a move's busy time.
         opening = (
@@ -454,7 +461,18 @@ class GameStore:
                 else f"there is no game {game_id!r}"
             )
         self._announce(db, game_id, based_on + 1)
+        if values.get("result") is not None:
+            self._recorded(db, game_id, based_on + 1, values)
+            self._announce(db, LOBBY_CHANGE + game_id, 0)
         return Written(based_on + 1, stamp)
+
+    def _recorded(self, db: Connection, game_id: str, version: int, values: dict[str, Any]) -> None:
+        """Let the in-transaction subscribers act on a result being stored."""
+        if self.result_hooks:
+            columns = {k: v for k, v in values.items() if k != "result"}
+            recorded = ResultRecorded(game_id, version, str(values["result"]), columns)
+            for hook in self.result_hooks:
+                hook(db, recorded)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -530,6 +548,9 @@ class GameStore:
                 self._mark_rematch(db, rematch_of, game_id, len(seats), stamp)
             if held:
                 db.execute(insert(session_seats_table), held)
+            if result is not None:
+                self._recorded(db, game_id, version, {"result": result})
+            self._announce(db, LOBBY_CHANGE + game_id, 0)
             if moves:
                 db.execute(
                     insert(moves_table),
@@ -806,6 +827,7 @@ class GameStore:
             db.execute(
                 insert(challenges_table).values(options=json.dumps(challenge.options), **values)
             )
+            self._announce(db, LOBBY_CHANGE + challenge.id, 0)
 
     def challenge(self, challenge_id: str) -> ChallengeRow | None:
         """The challenge with this id, or ``None``."""
@@ -838,6 +860,8 @@ class GameStore:
                 .where(challenges_table.c.id == challenge_id, challenges_table.c.status == "open")
                 .values(status="withdrawn", updated=now_stamp())
             ).rowcount
+            if changed == 1:
+                self._announce(db, LOBBY_CHANGE + challenge_id, 0)
         if changed != 1:
             raise ChallengeTakenError("this challenge is no longer open")
 
