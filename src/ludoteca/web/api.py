@@ -10,33 +10,26 @@ the endpoints at ``/docs``.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from asyncio import FIRST_COMPLETED
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
-from ludoteca.web.accounts import refuse_if_logged_in
-from ludoteca.web.challenges import challenge_dict
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import (
     RateLimiter,
     link,
-    origin_allowed,
     session_of,
-    session_or_new,
 )
 from ludoteca.web.live import LiveGame, to_json, with_now
 from ludoteca.web.lobby import PER_PAGE
-from ludoteca.web.mailbox import Mailbox
 from ludoteca.web.service import GameService
-from ludoteca.web.sessions import MAX_NAME, clean_name
+from ludoteca.web.sessions import MAX_NAME
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -202,7 +195,8 @@ def service_of(request: Request | WebSocket) -> GameService:
     return service
 
 
-def _page_url(request: Request, game_id: str, tokens: list[str]) -> str:
+def page_url(request: Request, game_id: str, tokens: list[str]) -> str:
+    """The address of a game's page (with the seats' tokens, if any, for the link to play)."""
     url = link(request, "board_page", game_id=game_id)
     return f"{url}?token={'.'.join(tokens)}" if tokens else url
 
@@ -293,7 +287,7 @@ async def create_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
     mine = [t for s, t in created.tokens.items() if live.seats[s].kind == "human"]
     return {
         "id": live.id,
-        "url": _page_url(request, live.id, mine),
+        "url": page_url(request, live.id, mine),
         "seats": [
             {
                 "seat": seat.seat,
@@ -301,7 +295,7 @@ async def create_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
                 "kind": seat.kind,
                 "agent": seat.agent,
                 "token": seat.token,
-                "link": _page_url(request, live.id, [seat.token]) if seat.token else None,
+                "link": page_url(request, live.id, [seat.token]) if seat.token else None,
             }
             for seat in live.seats
         ],
@@ -512,180 +506,3 @@ async def get_review(game_id: GameId, request: Request) -> dict[str, Any]:
     ``error``) or done (with the decisions and the players' accuracy).
     """
     return await service_of(request).reviews.get(game_id)
-
-
-@router.get("/lobby", summary="Open challenges, games to watch, your games")
-async def get_lobby(request: Request) -> dict[str, Any]:
-    """The lobby: open challenges, running games to watch, and this browser's games.
-
-    ``challenges`` (open, newest first), ``playing`` (running games) and ``mine`` (the games of
-    this browser session; empty without a session cookie).
-    """
-    return await service_of(request).lobby(session_of(request))
-
-
-@router.post("/challenges", status_code=201, summary="Post an open challenge")
-async def post_challenge(
-    body: ChallengeRequest, request: Request, response: Response
-) -> dict[str, Any]:
-    """Post a game to the lobby; anyone may accept it and play the other side.
-
-    The answer has the challenge, its ``secret`` (to withdraw it), the ``game_id`` the game
-    will have and your seat's ``token`` there (the game exists once accepted).
-    """
-    check_rate(request, request.app.state.game_limiter, "new games")
-    service = service_of(request)
-    session = session_or_new(request, response)
-    name = body.name if body.name is not None else await service.name_of(session)
-    challenge = await service.post_challenge(
-        body.game,
-        options=body.options,
-        side=body.side,
-        clock=body.clock,
-        name=name,
-        session=session,
-    )
-    return challenge_dict(challenge, session) | {
-        "secret": challenge.secret,
-        "game_id": challenge.game_id,
-        "seat": challenge.poster_seat,
-        "token": challenge.poster_token,
-        "url": _page_url(request, challenge.game_id, []),
-    }
-
-
-@router.get("/challenges/{challenge_id}", summary="A challenge")
-async def get_challenge(challenge_id: ChallengeId, request: Request) -> dict[str, Any]:
-    """A challenge: open, accepted (with its ``game_id``) or withdrawn."""
-    challenge = await service_of(request).challenge(challenge_id)
-    return challenge_dict(challenge, session_of(request))
-
-
-@router.post("/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge")
-async def accept_challenge(
-    challenge_id: ChallengeId, body: AcceptRequest, request: Request, response: Response
-) -> dict[str, Any]:
-    """Take the other seat of an open challenge; the game starts.
-
-    Of several accepting at once exactly one gets it; the others get 409.
-    """
-    service = service_of(request)
-    session = session_or_new(request, response)
-    name = body.name if body.name is not None else await service.name_of(session)
-    made, seat = await service.accept_challenge(challenge_id, name=name, session=session)
-    live = made.live
-    return {
-        "id": live.id,
-        "seat": seat,
-        "token": made.tokens[seat],
-        "url": _page_url(request, live.id, []),
-        "game": live.to_dict(),
-    }
-
-
-@router.post("/challenges/{challenge_id}/withdraw", summary="Withdraw your challenge")
-async def withdraw_challenge(
-    challenge_id: ChallengeId, body: WithdrawRequest, request: Request
-) -> dict[str, Any]:
-    """Withdraw an open challenge, with the ``secret`` its posting answered."""
-    service = service_of(request)
-    await service.withdraw_challenge(challenge_id, body.secret)
-    return challenge_dict(await service.challenge(challenge_id))
-
-
-@router.get("/session", summary="This browser's display name")
-async def get_session(request: Request) -> dict[str, Any]:
-    """``{"name": ...}``: the name this browser chose (null if none)."""
-    return {"name": await service_of(request).name_of(session_of(request))}
-
-
-@router.post("/session/name", summary="Choose this browser's display name")
-async def set_name(body: NameRequest, request: Request, response: Response) -> dict[str, Any]:
-    """Keep a display name with this browser's session.
-
-    At most 24 characters; spaces are trimmed; control characters are refused. It names the
-    seats this browser takes from now on. As many a minute as new games (429 beyond).
-    """
-    check_rate(request, request.app.state.name_limiter, "name changes")
-    name = clean_name(body.name)  # a bad name makes no session
-    await refuse_if_logged_in(request)  # an account's browser plays under the account's name
-    session = session_or_new(request, response)
-    return {"name": await service_of(request).set_name(session, name)}
-
-
-websocket_router = APIRouter()
-
-
-@websocket_router.websocket("/ws/games/{game_id}")
-async def game_updates(websocket: WebSocket, game_id: str) -> None:
-    """Send the game's state at once and after every change, until the client leaves."""
-    service = service_of(websocket)
-    if not origin_allowed(websocket):  # another site's page must not watch through a browser
-        await websocket.close(code=4403, reason="this socket is for the site's own pages")
-        return
-    try:
-        live = await service.current(game_id)
-    except LudotecaError as error:
-        await websocket.close(code=4404, reason=str(error)[:120])
-        return
-    await websocket.accept()
-    mailbox = service.subscribe(game_id)
-    try:
-        await _pump(websocket, mailbox, service.message(live))
-    finally:
-        service.unsubscribe(game_id, mailbox)
-
-
-@websocket_router.websocket("/ws/lobby")
-async def lobby_updates(websocket: WebSocket) -> None:
-    """Send the lobby at once and after every change of it, until the client leaves.
-
-    Each message is ``{"type": "lobby", "lobby": ...}``, the answer of ``GET /api/lobby`` for
-    the browser's session: a challenge posted, accepted or withdrawn, a game created or ended
-    (by any server process) sends it again.
-    """
-    service = service_of(websocket)
-    if not origin_allowed(websocket):
-        await websocket.close(code=4403, reason="this socket is for the site's own pages")
-        return
-    session = session_of(websocket)
-    try:
-        first = await service.lobby_feed.message(session)
-    except LudotecaError as error:
-        await websocket.close(code=1011, reason=str(error)[:120])
-        return
-    await websocket.accept()
-    mailbox = service.lobby_feed.subscribe(session)
-    try:
-        await _pump(websocket, mailbox, first)
-    finally:
-        service.lobby_feed.unsubscribe(mailbox)
-
-
-async def _pump(websocket: WebSocket, mailbox: Mailbox, first: str) -> None:
-    """Send ``first``, then what arrives in ``mailbox``, until the client leaves."""
-    listener = asyncio.create_task(_until_closed(websocket))
-    try:
-        await websocket.send_text(with_now(first))
-        while True:
-            # A slow reader gets the newest message of each type, not a backlog.
-            update = asyncio.create_task(mailbox.take())
-            done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
-            if listener in done:
-                update.cancel()
-                break
-            for message in update.result():
-                await websocket.send_text(with_now(message))
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass  # the client went away (or was dropped for not reading) while we were sending
-    finally:
-        listener.cancel()
-
-
-async def _until_closed(websocket: WebSocket) -> None:
-    """Read (and ignore) what the client sends until it disconnects."""
-    try:
-        while True:
-            await websocket.receive_text()
-    except (WebSocketDisconnect, RuntimeError):
-        return

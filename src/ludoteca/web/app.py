@@ -30,7 +30,7 @@ from starlette.routing import Match
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
-from ludoteca.web import accounts, analysis, api, lessons, pages, puzzles
+from ludoteca.web import accounts, analysis, api, lessons, online_api, pages, puzzles, sockets
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
@@ -205,7 +205,8 @@ def create_app(
     app.state.login_limiter = RateLimiter(settings.login_rate, burst=10)
     app.state.account_login_limiter = RateLimiter(settings.login_rate, burst=10)
     app.include_router(api.router)
-    app.include_router(api.websocket_router)
+    app.include_router(online_api.router)
+    app.include_router(sockets.router)
     app.include_router(pages.router)
     app.include_router(lessons.router)
     app.include_router(lessons.pages)
@@ -394,7 +395,7 @@ async def _http_exception(request: Request, error: Exception) -> Response:
 def _allowed_methods(request: Request) -> list[str]:
     """Every method some route answers on this path (the router names only the first route's)."""
     allowed: set[str] = set()
-    for route in (*api.router.routes, *pages.router.routes):
+    for route in (*api.router.routes, *online_api.router.routes, *pages.router.routes):
         match, _ = route.matches(request.scope)  # PARTIAL: the path matches, the method not
         methods = getattr(route, "methods", None)
         if match != Match.NONE and methods:

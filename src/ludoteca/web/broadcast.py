@@ -9,7 +9,7 @@ type. A game with subscribers stays in the core's cache.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Any
 
 from ludoteca.web.boards import board_of
@@ -19,12 +19,16 @@ from ludoteca.web.events import GameChanged
 from ludoteca.web.live import LiveGame, Snapshot, to_json
 from ludoteca.web.mailbox import Mailbox
 
+#: Snapshots (a game's JSON and board at one version) kept for the games used most recently.
+SNAPSHOTS_KEPT = 256
+
 
 class Broadcast:
     """The WebSocket subscribers of one server process, by game."""
 
     def __init__(self, core: GameCore) -> None:
         self._subscribers: dict[str, set[Mailbox]] = defaultdict(set)
+        self._snapshots: OrderedDict[str, Snapshot] = OrderedDict()
         core.events.subscribe(self._changed, GameChanged)
         core.pins.append(self.has_subscribers)
 
@@ -69,13 +73,20 @@ class Broadcast:
 
     # -- what is sent --------------------------------------------------------------------------
 
-    @staticmethod
-    def snapshot(live: LiveGame) -> Snapshot:
-        """The game now, serialised once per version."""
-        cached = live._snapshot
+    def snapshot(self, live: LiveGame) -> Snapshot:
+        """The game now, serialised once per version.
+
+        The newest `SNAPSHOTS_KEPT` snapshots are kept (the games being played and watched);
+        an idle cached game keeps none.
+        """
+        snapshots = self._snapshots
+        cached = snapshots.get(live.id)
         if cached is None or cached.version != live.version:
             cached = Snapshot(version=live.version, game=to_json(live.to_dict()))
-            live._snapshot = cached
+            snapshots[live.id] = cached
+            if len(snapshots) > SNAPSHOTS_KEPT:
+                snapshots.popitem(last=False)
+        snapshots.move_to_end(live.id)
         return cached
 
     def board_json(self, live: LiveGame) -> str:
@@ -95,8 +106,8 @@ class Broadcast:
         ply = live.ply if at is None else at
         if not 0 <= ply <= live.ply:
             raise BadRequestError(f"at must be a move number from 0 to {live.ply}; got {at}")
-        state = live.states[ply]
-        previous = live.states[ply - 1] if ply else None
+        state = live.state_at(ply)
+        previous = live.state_at(ply - 1) if ply else None
         last = live.moves[ply - 1].text if ply else None
         is_now = ply == live.ply
         result = live.result

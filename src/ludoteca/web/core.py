@@ -105,6 +105,8 @@ class GameCore:
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._refreshing: set[str] = set()
+        #: The newest version heard of, for the games being refreshed.
+        self._wanted: dict[str, int] = {}
         #: Tests of whether a game is in use (watched, being played): such games stay cached.
         self.pins: list[Callable[[str], bool]] = []
         # SQLite has one writer at a time: one writing thread queues them without lock waits.
@@ -187,10 +189,57 @@ class GameCore:
     async def load(self, game_id: str) -> LiveGame:
         """Read the stored game into the cache.
 
-        Replacing an older copy is announced as `GameRefreshed`.
+        A cached copy is brought up to date in place (`catch_up`): only the moves it lacks are
+        read and played, or the moves taken back are dropped. The whole game is read and
+        replayed only when the copy cannot be caught up. Replacing an older copy is announced
+        as `GameRefreshed`.
+
+        Raises:
+            NotFoundError: No game has this id.
+            ConflictError: The stored game can no longer be replayed.
         """
         if len(game_id) > 64:
             raise NotFoundError(f"there is no game {game_id[:64]!r}…")
+        current = self._games.get(game_id)
+        if current is not None:
+            caught = await self.catch_up(current)
+            if caught is not None:
+                return caught
+        return await self._load_whole(game_id)
+
+    async def catch_up(self, live: LiveGame) -> LiveGame | None:
+        """Bring a cached copy up to the stored game in place; ``None`` if it cannot be.
+
+        One change after the copy's version (the usual news from another process) is read as
+        the game's columns and the moves after the copy's: a move adds them, an undo keeps a
+        prefix. Several changes are read with every move's text and compared.
+        """
+        based = live.version
+        changes = await self.read(self.store.changes_since, live.id, live.ply)
+        if changes is None:
+            raise NotFoundError(f"there is no game {live.id!r}; GET /api/games lists the games")
+        if changes.version <= based:
+            return live
+        one_change = changes.version == based + 1
+        if not one_change:
+            changes = await self.read(self.store.changes_since, live.id, 0)
+            if changes is None:
+                raise NotFoundError(f"there is no game {live.id!r}")
+        async with self._locks[live.id]:
+            if self._games.get(live.id) is not live or live.version != based:
+                return None  # changed meanwhile: read it whole
+            running = live.result is None
+            try:
+                live.catch_up(changes, one_change=one_change)
+            except (LudotecaError, ValueError) as error:
+                log.info("game %s is read again whole: %s", live.id, error)
+                del self._games[live.id]  # a half-updated copy is never served
+                return None
+        ended = running and live.result is not None
+        self.events.emit(GameRefreshed(live.id, live.version, live, ended=ended))
+        return live
+
+    async def _load_whole(self, game_id: str) -> LiveGame:
         row = await self.read(self.store.load, game_id)
         if row is None:
             raise NotFoundError(f"there is no game {game_id!r}; GET /api/games lists the games")
@@ -205,9 +254,8 @@ class GameCore:
                 raise ConflictError(f"game {game_id!r} cannot be replayed: {error}") from None
             self.remember(live)
         if current is not None:
-            self.events.emit(
-                GameRefreshed(live.id, live.version, live, ended=_ended(current, live))
-            )
+            ended = _ended(current, live)
+            self.events.emit(GameRefreshed(live.id, live.version, live, ended=ended))
         return live
 
     def remember(self, live: LiveGame) -> None:
@@ -336,7 +384,7 @@ class GameCore:
             id=stored.id,
             game=game,
             seats=tuple(rows),
-            states=[start, *states],
+            positions=[start, *states],
             moves=moves,
             created=stored.created,
             updated=stored.updated,
@@ -366,8 +414,11 @@ class GameCore:
     def heard(self, game_id: str, version: int) -> None:
         """A change was committed (by any process): refresh the copy if it is behind."""
         live = self._games.get(game_id)
-        if live is None or live.version >= version or game_id in self._refreshing:
+        if live is None or live.version >= version:
             return
+        self._wanted[game_id] = max(version, self._wanted.get(game_id, 0))
+        if game_id in self._refreshing:
+            return  # the refresh under way looks again once done
         self._refreshing.add(game_id)
         asyncio.get_running_loop().create_task(self._refresh(game_id))
 
@@ -380,11 +431,15 @@ class GameCore:
 
     async def _refresh(self, game_id: str) -> None:
         try:
-            await self.load(game_id)
+            for _ in range(WRITE_ATTEMPTS):  # news heard meanwhile is fetched too
+                live = await self.load(game_id)
+                if live.version >= self._wanted.get(game_id, 0):
+                    break
         except LudotecaError as error:
             log.warning("could not refresh game %s: %s", game_id, error)
         finally:
             self._refreshing.discard(game_id)
+            self._wanted.pop(game_id, None)
 
 
 def moved_on(live: LiveGame, written: Written) -> None:

@@ -344,12 +344,13 @@ def move_paths(live: LiveGame, review: dict[str, Any]) -> dict[str, dict[str, li
     move was played in).
     """
     paths: dict[str, dict[str, list[str]]] = {}
+    states = live.states  # rebuilt once for every decision
     for decision in review.get("decisions", []):
         ply = int(decision["ply"])
         best = decision.get("best_move")
-        if best is None or best == decision.get("move") or not 0 <= ply < len(live.states):
+        if best is None or best == decision.get("move") or not 0 <= ply < len(states):
             continue
-        clicks = click_paths_of(live.states[ply])
+        clicks = click_paths_of(states[ply])
         paths[str(ply)] = {
             "move": clicks.get(str(decision.get("move")), []),
             "best": clicks.get(str(best), []),

@@ -7,16 +7,16 @@
 - subscribers of those events: `ludoteca.web.flags` (flag timers), `ludoteca.web.computer`
   (computer turns), `ludoteca.web.broadcast` (WebSocket subscribers), `ludoteca.web.lobby_feed`
   (the lobby's WebSocket) and `ludoteca.web.reviews` (a review's progress);
-- modules of changes and reads over the core: moves, undo, resignation and hints (here),
-  `ludoteca.web.offers` (draws, rematches), `ludoteca.web.challenges` (open challenges),
-  `ludoteca.web.lobby` (lists), `ludoteca.web.sessions` (names and seats of browsers);
+- modules of changes and reads over the core: `ludoteca.web.moves` (moves, undo, resignation,
+  hints), `ludoteca.web.offers` (draws, rematches), `ludoteca.web.challenges` (open
+  challenges), `ludoteca.web.lobby` (lists), `ludoteca.web.sessions` (browsers' names, seats);
 - the change feed (`ludoteca.web.changes`), by which another process's change reaches the core
   (`GameCore.heard`), and a sweeper task that resumes stalled computer turns and flags clocks
   that ran out, so that no read ever changes a game.
 
 The event loop never waits on the database or a search: every query runs on a worker thread
-and every search in a worker process (`ludoteca.web.searches`). Chance nodes are resolved here
-with the server's own random generator and stored with the move that reached them.
+and every search in a worker process (`ludoteca.web.searches`). Chance nodes are resolved by
+the core with the server's own random generator and stored with the move that reached them.
 """
 
 from __future__ import annotations
@@ -24,25 +24,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from ludoteca.core.errors import LudotecaError
-from ludoteca.core.game import Move
 from ludoteca.web.broadcast import Broadcast
 from ludoteca.web.challenges import Challenges, challenge_dict
 from ludoteca.web.changes import ChangeFeed
 from ludoteca.web.clocks import parse_spec
 from ludoteca.web.computer import STALLED_SECONDS, ComputerTurns
-from ludoteca.web.core import DEFAULT_CACHE_SIZE, CreatedGame, GameCore, moved_on
-from ludoteca.web.errors import BadRequestError, ConflictError, http_error
+from ludoteca.web.core import DEFAULT_CACHE_SIZE, CreatedGame, GameCore
+from ludoteca.web.errors import BadRequestError
 from ludoteca.web.events import (
-    Event,
-    GameEnded,
     LobbyChanged,
-    MoveUndone,
     ReviewChanged,
 )
 from ludoteca.web.flags import FlagWatcher
@@ -50,24 +45,17 @@ from ludoteca.web.live import COMPUTER, LiveGame, Snapshot, new_game_id
 from ludoteca.web.lobby import PER_PAGE, Lobby, summary_dict
 from ludoteca.web.lobby_feed import LobbyFeed
 from ludoteca.web.mailbox import Mailbox
-from ludoteca.web.offers import Offers, clocks_stopped, stop_clocks
+from ludoteca.web.moves import Moves
+from ludoteca.web.offers import Offers
 from ludoteca.web.readiness import Readiness
 from ludoteca.web.reviews import DEFAULT_STALE_SECONDS, Reviews
 from ludoteca.web.searches import (
-    HINTS,
-    PoolBusyError,
-    SearchFailedError,
-    SearchJob,
     SearchPool,
-    SearchTimeoutError,
 )
 from ludoteca.web.seats import (
     COMPUTER_SEATS,
     SEAT_FORMS,
-    check_running,
-    is_person,
     rules,
-    seat_of,
     seat_row,
 )
 from ludoteca.web.sessions import MAX_NAME, BrowserSessions, clean_name
@@ -117,6 +105,7 @@ class GameService:
         self.broadcast = Broadcast(self.core)
         self.flags = FlagWatcher(self.core)
         self.computer = ComputerTurns(self.core, self.pool)
+        self.moves = Moves(self.core, self.pool)
         self.offers = Offers(self.core)
         self.challenges = Challenges(self.core)
         self.lobby_list = Lobby(self.core)
@@ -266,152 +255,20 @@ class GameService:
     async def play(
         self, game_id: str, text: str, token: str | None, *, ply: int | None = None
     ) -> LiveGame:
-        """Play a person's move, given by its seat's token.
-
-        Args:
-            game_id: The game.
-            text: The move in notation.
-            token: The secret token of the seat to move.
-            ply: The number of moves the player has seen; a different count means the game has
-                moved on and the move is refused.
-
-        Raises:
-            NotFoundError, ForbiddenError, ConflictError, BadRequestError: see the API.
-        """
-
-        async def attempt(live: LiveGame) -> Event:
-            seat = seat_of(live, token)
-            check_running(live)
-            if live.to_move != seat:
-                raise ConflictError(
-                    f"it is not your turn: {live.player_name(live.to_move)} is to move, "
-                    f"you play {live.player_name(seat)}"
-                )
-            if ply is not None and ply != live.ply:
-                raise ConflictError(
-                    f"the game has moved on: you saw move {ply}, it is now at move {live.ply}"
-                )
-            move: Move
-            try:
-                move = live.state.parse_move(text)
-            except LudotecaError as error:
-                raise http_error(error) from None
-            return await self.core.append(live, [move])
-
-        return await self.core.attempt(game_id, attempt)
+        """Play a person's move (`ludoteca.web.moves.Moves.play`)."""
+        return await self.moves.play(game_id, text, token, ply=ply)
 
     async def undo(self, game_id: str, token: str | None) -> LiveGame:
-        """Take back the token holder's last move and every move after it.
-
-        Raises:
-            ForbiddenError: A bad token.
-            ConflictError: Undo is not allowed in this game (an invited player, or the game is
-                over: by the rules, a resignation, a time out or an agreed draw), or there is
-                nothing to undo.
-        """
-        core = self.core
-
-        async def attempt(live: LiveGame) -> Event:
-            seat_of(live, token)
-            if live.has_invited_player:
-                raise ConflictError("undo is not allowed in a game against an invited player")
-            result = live.result
-            if result is not None:
-                raise ConflictError(
-                    f"the game is over ({result.reason}); the moves of a finished game "
-                    "cannot be taken back"
-                )
-            keep = next(
-                (
-                    number - 1
-                    for number in range(live.ply, 0, -1)
-                    if is_person(live, live.mover(number))
-                ),
-                None,
-            )
-            if keep is None:
-                raise ConflictError("there is no move of yours to undo")
-            clocks: dict[str, Any] = {}
-            state = live.clock_state
-            if state is not None:  # the time spent stays spent; the clock of the seat to move runs
-                now = time.time()
-                after = live.states[keep]
-                seat = after.to_move if after.outcome is None else None
-                state = state.stopped(now).run(
-                    seat if seat is not None and seat >= 0 else None, now
-                )
-                clocks["clock_state"] = state.to_json()
-            written = await core.write(
-                core.store.truncate_moves, live.id, keep, based_on=live.version, **clocks
-            )
-            live.truncate(keep)
-            live.clock_state = state
-            moved_on(live, written)
-            return MoveUndone(live.id, live.version, live, keep=keep)
-
-        return await core.attempt(game_id, attempt)
+        """Take back the token holder's last move (`ludoteca.web.moves.Moves.undo`)."""
+        return await self.moves.undo(game_id, token)
 
     async def resign(self, game_id: str, token: str | None) -> LiveGame:
-        """The token holder's seat resigns; the game is over.
-
-        Raises:
-            ForbiddenError: A bad token.
-            ConflictError: The game is already over.
-        """
-        core = self.core
-
-        async def attempt(live: LiveGame) -> Event:
-            seat = seat_of(live, token)
-            check_running(live)
-            reason = f"{live.game.player_names[seat]} resigned"
-            clocks = stop_clocks(live)
-            written = await core.write(
-                core.store.set_resigned,
-                live.id,
-                seat,
-                based_on=live.version,
-                result=reason,
-                **clocks,
-            )
-            clocks_stopped(live, clocks)
-            live.resigned = seat
-            live.draw_offer = None
-            moved_on(live, written)
-            return GameEnded(live.id, live.version, live, ended=True, how="resigned")
-
-        return await core.attempt(game_id, attempt)
+        """The token holder's seat resigns (`ludoteca.web.moves.Moves.resign`)."""
+        return await self.moves.resign(game_id, token)
 
     async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The strongest level's suggestion for the token holder, who must be to move.
-
-        Raises:
-            ForbiddenError: A bad token.
-            ConflictError: Hints are off in this game, or the token holder is not to move.
-            BusyError: Too many hints are being computed; try again shortly.
-        """
-        live = await self.core.get(game_id)
-        seat = seat_of(live, token)
-        if not live.hints:
-            raise ConflictError(
-                "hints are off in this game: they are offered in games against the computer, "
-                "or when the game is created with hints on"
-            )
-        if live.to_move != seat:
-            raise ConflictError("a hint is for the player to move, and it is not your turn")
-        state = live.state
-        job = SearchJob("hint", live.game.id, dict(live.game.options), state.to_text())
-        try:
-            move_text, win_chance, estimate, meaning = await self.pool.run(HINTS, job)
-        except (PoolBusyError, SearchTimeoutError, SearchFailedError) as error:
-            raise http_error(error) from None
-        return {
-            "move": move_text,
-            "win_chance": float(win_chance),
-            "estimate": estimate,
-            "meaning": meaning,
-            "player": live.player_name(state.to_move),
-            "ply": live.ply,
-        }
+        """A suggestion for the player to move (`ludoteca.web.moves.Moves.hint`)."""
+        return await self.moves.hint(game_id, token)
 
     # -- offers, challenges, the lobby, sessions (modules of their own) ------------------------
 
