@@ -26,6 +26,7 @@ from ludoteca.web.events import (
     OfferChanged,
     ResultRecorded,
 )
+from ludoteca.web.live import RECENT_PLIES
 from ludoteca.web.schema import games_table, settings_table
 from ludoteca.web.searches import SearchPool
 from ludoteca.web.service import GameService
@@ -179,5 +180,32 @@ def test_a_result_hook_that_refuses_leaves_the_game_unchanged(tmp_path: Path) ->
         with service.store.engine.connect() as db:
             names = db.execute(select(settings_table.c.name)).scalars().all()
         assert "half-written" not in names
+
+    _run(str(tmp_path / "g.sqlite3"), scenario)
+
+
+def test_a_cached_game_rebuilds_the_positions_it_does_not_keep(tmp_path: Path) -> None:
+    """Only the recent positions are kept; every other one is rebuilt equal to a replay."""
+
+    async def scenario(service: GameService) -> None:
+        made = await service.create("pente_grammai", options={}, seats=["human", "human"])
+        live = made.live
+        for _ in range(30):
+            if live.is_over:
+                break
+            seat = live.to_move
+            assert seat is not None
+            move = live.state.legal_moves()[0]
+            live = await service.play(live.id, move.text, made.tokens[seat])
+        replayed = [live.start]
+        for move in live.moves:
+            replayed.append(replayed[-1].apply(move))
+        assert len(live._recent) <= RECENT_PLIES
+        assert live.states == replayed
+        assert [live.state_at(ply) for ply in range(live.ply + 1)] == replayed
+        assert live.states_between(3, 9) == replayed[3:10]
+        assert [live.mover(n) for n in range(1, live.ply + 1)] == [s.to_move for s in replayed[:-1]]
+        fresh = await GameService(service.store, pool=SearchPool()).core.load(live.id)
+        assert fresh.to_dict()["moves"] == live.to_dict()["moves"]
 
     _run(str(tmp_path / "g.sqlite3"), scenario)

@@ -7,7 +7,8 @@ calls from inside the core:
 - the flag timers (`ludoteca.web.flags`) arm or cancel a game's timer on every `GameChanged`;
 - the computer players (`ludoteca.web.computer`) start a turn when the computer is to move;
 - the broadcast (`ludoteca.web.broadcast`) pushes the new state to the game's WebSockets;
-- the lobby (`ludoteca.web.lobby`) pushes challenges and games to watch to its WebSockets;
+- the lobby feed (`ludoteca.web.lobby_feed`) pushes challenges and games to watch to its
+  WebSockets;
 - the reviews (`ludoteca.web.reviews`) push a review's progress on `ReviewChanged`.
 
 A new feature subscribes the same way: ``events.subscribe(handler, MoveMade, GameEnded)`` (no
@@ -16,11 +17,12 @@ not block; one that raises is logged and the others still run.
 
 **Game end.** A change that ends a game (a move reaching the end by the rules, a resignation, a
 time out, an agreed draw) carries ``ended=True`` on its event; `Events.on_game_end` subscribes to
-those alone, after the commit. A subscriber that must act **inside the transaction that records
-the result** (ratings: the result and the new ratings commit together or not at all) registers
-with `ludoteca.web.core.GameCore.on_result_recorded`: it is called with the open database
-connection and a `ResultRecorded` inside the write that stores the result, on the writing
-thread; raising there refuses the whole change.
+those alone, after the commit, in the process that committed it (``heard=True``: in every
+process holding the game, as `GameRefreshed`). A subscriber that must act **inside the
+transaction that records the result** (ratings: the result and the new ratings commit together
+or not at all) registers with `ludoteca.web.core.GameCore.on_result_recorded`: it is called
+with the open database connection and a `ResultRecorded` inside the write that stores the
+result, on the writing thread; raising there refuses the whole change.
 """
 
 from __future__ import annotations
@@ -175,11 +177,17 @@ class Events:
         """Call ``handler(event)`` after every event of these types (none: every event)."""
         self._handlers.append((types or (Event,), handler))
 
-    def on_game_end(self, handler: Callable[[GameChanged], None]) -> None:
-        """Call ``handler(event)`` after every committed change that ended a game."""
+    def on_game_end(self, handler: Callable[[GameChanged], None], *, heard: bool = False) -> None:
+        """Call ``handler(event)`` after every committed change that ended a game.
+
+        Args:
+            handler: What to call.
+            heard: Also when another process ended it (`GameRefreshed`); by default only the
+                endings this process committed, so that each ending is handled once.
+        """
 
         def ended(event: GameChanged) -> None:
-            if event.ended:
+            if event.ended and (heard or not isinstance(event, GameRefreshed)):
                 handler(event)
 
         self.subscribe(ended, GameChanged)

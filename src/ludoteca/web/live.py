@@ -102,7 +102,8 @@ class LiveGame:
     _move_entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
     _start: State = field(init=False, repr=False, compare=False)
     _current: State = field(init=False, repr=False, compare=False)
-    #: The positions kept: after each of the last `RECENT_PLIES` moves, by move count.
+    #: The positions kept before the current one: after each of the `RECENT_PLIES` moves before
+    #: the last, by move count.
     _recent: dict[int, State] = field(init=False, repr=False, compare=False)
     #: Who was to move before each move (`mover`): a seat, or `CHANCE`.
     _movers: list[int | None] = field(init=False, repr=False, compare=False)
@@ -234,11 +235,13 @@ class LiveGame:
 
     def states_to(self, ply: int) -> list[State]:
         """The start and the positions after the first ``ply`` moves."""
-        states = [self._start]
-        for number in range(1, ply + 1):
-            kept = self._recent.get(number)
-            if kept is None and number == self.ply:
-                kept = self._current
+        return self.states_between(0, ply)
+
+    def states_between(self, first: int, last: int) -> list[State]:
+        """The positions after ``first``, ``first + 1``, ... ``last`` moves, in one replay."""
+        states = [self.state_at(first)]
+        for number in range(first + 1, last + 1):
+            kept = self._current if number == self.ply else self._recent.get(number)
             states.append(kept if kept is not None else states[-1].apply(self.moves[number - 1]))
         return states
 
@@ -271,7 +274,7 @@ class LiveGame:
             if first + offset > 0:
                 self._recent[first + offset] = state
         oldest = self.ply - RECENT_PLIES
-        for number in [n for n in self._recent if n < oldest or n > self.ply]:
+        for number in [n for n in self._recent if n < oldest or n >= self.ply]:
             del self._recent[number]
 
     @property
@@ -317,7 +320,7 @@ class LiveGame:
                 start -= 1
             before: int = entries[start - 1]["move_number"] if start else 0
             texts = [move.text for move in self.moves[start:]]
-            positions = [self.state_at(number) for number in range(start, self.ply)]
+            positions = self.states_between(start, self.ply - 1) if start < self.ply else []
             for numbered in numbered_plies(positions, texts):
                 number = start + numbered.ply
                 if number <= len(entries):
