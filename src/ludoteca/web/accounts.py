@@ -63,6 +63,8 @@ NAME_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{MIN_NAME},{MAX_NAME}}}")
 WRONG_LOGIN = "wrong name or password"
 #: Games on a page of a player's games, and in a profile's recent games.
 PER_PAGE = 20
+#: The longest name of a passkey (`ludoteca.web.passkeys`).
+MAX_PASSKEY_NAME = 64
 RECENT = 10
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -109,12 +111,13 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     """Create an account; this browser is logged in to it and its games become the account's.
 
     Names are 2 to 24 letters, digits, ``_`` or ``-``, unique whatever the case; passwords 8 to
-    128 characters. 409 if the name is taken.
+    128 characters, not among the first ones guessed (`ludoteca.web.passwords`). 409 if the name
+    is taken.
     """
     _same_site(request)
     _check(request, request.app.state.name_limiter, _address(request), "new accounts")
     name = _valid_name(body.name)
-    _valid_password(body.password)
+    _valid_password(body.password, name)
     hashed = await asyncio.to_thread(hash_password, body.password)
     session = _renew(request, response)
     try:
@@ -206,7 +209,7 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
     _same_site(request)
     account, session = await _logged_in(request)
     await _confirm(request, account, body.old_password)
-    _valid_password(body.new_password)
+    _valid_password(body.new_password, account.name)
     hashed = await asyncio.to_thread(hash_password, body.new_password)
     await _service(request).write(_accounts(request).set_password, account.id, hashed, session)
     return {"changed": True}
@@ -307,6 +310,7 @@ async def account_page(request: Request) -> Response:
             "max_password": MAX_PASSWORD,
             "min_name": MIN_NAME,
             "max_name": MAX_NAME,
+            "max_passkey_name": MAX_PASSKEY_NAME,
         },
     )
 
@@ -336,6 +340,18 @@ async def refuse_if_logged_in(request: Request) -> None:
             f"this browser is logged in as {account.name!r} and plays under that name; "
             "log out (POST /api/logout) to play anonymously under another"
         )
+
+
+async def nav_account(request: Request) -> None:
+    """Note the name of the account this browser is logged in to, for the pages' navigation.
+
+    ``request.state.account_name``: the name, or ``None`` (the navigation says "Log in").
+    """
+    account = None
+    session = session_of(request)
+    if session is not None:
+        account = await _service(request).read(_accounts(request).of_session, session)
+    request.state.account_name = None if account is None else account.name
 
 
 def _service(request: Request) -> GameService:
@@ -370,8 +386,8 @@ def _valid_name(name: str) -> str:
     return name
 
 
-def _valid_password(password: str) -> None:
-    problem = password_problem(password)
+def _valid_password(password: str, name: str) -> None:
+    problem = password_problem(password, name)
     if problem is not None:
         raise BadRequestError(problem)
 

@@ -199,3 +199,31 @@ account_logins_table = Table(
     Column("agent", String),
     Index("account_logins_by_account", "account_id"),
 )
+#: One row per passkey (WebAuthn credential) of an account: ``id`` names it on the account page,
+#: ``credential_id`` is the authenticator's id of it (base64url), ``public_key`` its COSE public
+#: key (base64url), ``sign_count`` the authenticator's counter at its last use.
+account_passkeys_table = Table(
+    "account_passkeys",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("account_id", String, nullable=False),
+    Column("credential_id", String, nullable=False, unique=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False, server_default="0"),
+    Column("name", String, nullable=False),
+    Column("created", String, nullable=False),
+    Column("used", String),
+    Index("account_passkeys_by_account", "account_id"),
+)
+#: The WebAuthn challenge a browser session was given, one per session and purpose
+#: (``register`` or ``login``): single use (taken out when answered), ``expires`` in seconds
+#: since the epoch; ``account_id`` is the account a ``register`` challenge adds a passkey to.
+webauthn_challenges_table = Table(
+    "webauthn_challenges",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("purpose", String, primary_key=True),
+    Column("challenge", String, nullable=False),
+    Column("account_id", String),
+    Column("expires", Float, nullable=False),
+)
