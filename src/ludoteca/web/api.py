@@ -26,8 +26,9 @@ from ludoteca.web.guards import (
     link,
     session_of,
 )
-from ludoteca.web.live import LiveGame, to_json, with_now
+from ludoteca.web.live import LiveGame
 from ludoteca.web.lobby import PER_PAGE
+from ludoteca.web.messages import to_json, with_now
 from ludoteca.web.service import GameService
 from ludoteca.web.sessions import MAX_NAME
 

@@ -16,8 +16,9 @@ from ludoteca.web.boards import board_of
 from ludoteca.web.core import GameCore
 from ludoteca.web.errors import BadRequestError
 from ludoteca.web.events import GameChanged
-from ludoteca.web.live import LiveGame, Snapshot, to_json
+from ludoteca.web.live import LiveGame
 from ludoteca.web.mailbox import Mailbox
+from ludoteca.web.messages import Snapshot, to_json
 
 #: Snapshots (a game's JSON and board at one version) kept for the games used most recently.
 SNAPSHOTS_KEPT = 256

@@ -24,9 +24,9 @@ from ludoteca.web.events import (
     GameRefreshed,
     LobbyChanged,
 )
-from ludoteca.web.live import to_json
 from ludoteca.web.lobby import Lobby
 from ludoteca.web.mailbox import Mailbox
+from ludoteca.web.messages import to_json
 
 log = logging.getLogger(__name__)
 

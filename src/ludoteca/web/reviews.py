@@ -34,7 +34,8 @@ from ludoteca.core.errors import LudotecaError
 from ludoteca.web.boards import click_paths_of
 from ludoteca.web.errors import BusyError, ConflictError
 from ludoteca.web.events import ReviewChanged
-from ludoteca.web.live import LiveGame, to_json
+from ludoteca.web.live import LiveGame
+from ludoteca.web.messages import to_json
 from ludoteca.web.searches import REVIEW, PoolBusyError, SearchJob
 from ludoteca.web.storage import ReviewRow
 

@@ -41,10 +41,11 @@ from ludoteca.web.events import (
     ReviewChanged,
 )
 from ludoteca.web.flags import FlagWatcher
-from ludoteca.web.live import COMPUTER, LiveGame, Snapshot, new_game_id
+from ludoteca.web.live import COMPUTER, LiveGame, new_game_id
 from ludoteca.web.lobby import PER_PAGE, Lobby, summary_dict
 from ludoteca.web.lobby_feed import LobbyFeed
 from ludoteca.web.mailbox import Mailbox
+from ludoteca.web.messages import Snapshot
 from ludoteca.web.moves import Moves
 from ludoteca.web.offers import Offers
 from ludoteca.web.readiness import Readiness

@@ -15,8 +15,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.guards import origin_allowed, session_of
-from ludoteca.web.live import with_now
 from ludoteca.web.mailbox import Mailbox
+from ludoteca.web.messages import with_now
 from ludoteca.web.service import GameService
 
 
