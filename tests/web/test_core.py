@@ -205,7 +205,11 @@ def test_a_cached_game_rebuilds_the_positions_it_does_not_keep(tmp_path: Path) -
         assert [live.state_at(ply) for ply in range(live.ply + 1)] == replayed
         assert live.states_between(3, 9) == replayed[3:10]
         assert [live.mover(n) for n in range(1, live.ply + 1)] == [s.to_move for s in replayed[:-1]]
-        fresh = await GameService(service.store, pool=SearchPool()).core.load(live.id)
+        other = GameService(service.store, pool=SearchPool())
+        try:
+            fresh = await other.core.load(live.id)
+        finally:
+            await other.close()
         assert fresh.to_dict()["moves"] == live.to_dict()["moves"]
 
     _run(str(tmp_path / "g.sqlite3"), scenario)

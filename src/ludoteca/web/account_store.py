@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ludoteca.core.errors import LudotecaError
+from ludoteca.web.rated_games import forget_account as forget_ratings
 from ludoteca.web.schema import (
     account_logins_table,
     account_passkeys_table,
@@ -212,6 +213,7 @@ class AccountStore:
                 ).scalars()
             ]
             keys = [ACCOUNT_SEATS_PREFIX + account_id, *sessions]
+            forget_ratings(db, account_id, DELETED_NAME)
             held = select(session_seats_table.c.game_id, session_seats_table.c.seat).where(
                 session_seats_table.c.session.in_(keys)
             )

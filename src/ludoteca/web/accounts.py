@@ -1,4 +1,6 @@
-"""Player accounts: sign up, log in and out, change the password, delete; public profiles.
+"""Player accounts: sign up, log in and out, change the password, delete.
+
+Players' public profiles, game lists and ratings are `ludoteca.web.ratings`'.
 
 Anonymous play is unchanged: a browser without an account plays with its session cookie
 (`ludoteca.web.guards.Sessions`) as before. An account is a name (2 to 24 letters, digits,
@@ -18,16 +20,15 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict
 
-from ludoteca.core.registry import game_ids
 from ludoteca.web.account_store import Account, AccountStore, NameTakenError, new_login
 from ludoteca.web.errors import (
     BadRequestError,
@@ -45,7 +46,6 @@ from ludoteca.web.guards import (
     session_of,
     set_session_cookie,
 )
-from ludoteca.web.lobby import summary_dict as _summary_dict
 from ludoteca.web.passwords import (
     MAX_PASSWORD,
     MIN_PASSWORD,
@@ -61,11 +61,8 @@ MAX_NAME = 24
 NAME_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{MIN_NAME},{MAX_NAME}}}")
 #: One answer for a wrong name and a wrong password: nobody learns which names exist.
 WRONG_LOGIN = "wrong name or password"
-#: Games on a page of a player's games, and in a profile's recent games.
-PER_PAGE = 20
 #: The longest name of a passkey (`ludoteca.web.passkeys`).
 MAX_PASSKEY_NAME = 64
-RECENT = 10
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 
@@ -249,51 +246,6 @@ async def revoke_session(
     return {"revoked": session_id}
 
 
-@router.get("/players/{name}", summary="A player's profile")
-async def player(request: Request, name: str) -> dict[str, Any]:
-    """The account's name, creation date and most recent games."""
-    account = await _player(request, name)
-    summaries, total = await _service(request).read(
-        _accounts(request).games, account.id, limit=RECENT
-    )
-    return _public(account) | {
-        "recent": [_summary_dict(s) for s in summaries],
-        "games": total,
-    }
-
-
-@router.get("/players/{name}/games", summary="A player's games")
-async def player_games(
-    request: Request,
-    name: str,
-    game: Annotated[str | None, Query(max_length=64, description="Only this game's.")] = None,
-    result: Annotated[
-        Literal["running", "over"] | None, Query(description="Only running games, or over.")
-    ] = None,
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="The page, from 1.")] = 1,
-) -> dict[str, Any]:
-    """A page of the account's games, most recently changed first."""
-    account = await _player(request, name)
-    if game is not None and game not in game_ids():
-        raise BadRequestError(f"no game is called {game!r}; games: {', '.join(game_ids())}")
-    summaries, total = await _service(request).read(
-        _accounts(request).games,
-        account.id,
-        game=game,
-        running=None if result is None else result == "running",
-        offset=(page - 1) * PER_PAGE,
-        limit=PER_PAGE,
-    )
-    return {
-        "name": account.name,
-        "games": [_summary_dict(s) for s in summaries],
-        "page": page,
-        "per_page": PER_PAGE,
-        "total": total,
-        "pages": max(1, -(-total // PER_PAGE)),
-    }
-
-
 # -- the pages ------------------------------------------------------------------------------
 
 
@@ -312,20 +264,6 @@ async def account_page(request: Request) -> Response:
             "max_name": MAX_NAME,
             "max_passkey_name": MAX_PASSKEY_NAME,
         },
-    )
-
-
-@pages.get("/@/{name}", response_class=HTMLResponse, name="profile_page")
-async def profile_page(request: Request, name: str) -> Response:
-    """A player's profile: since when, and the recent games."""
-    account = await _player(request, name)
-    summaries, total = await _service(request).read(
-        _accounts(request).games, account.id, limit=RECENT
-    )
-    return TEMPLATES.TemplateResponse(
-        request,
-        "profile.html",
-        {"player": account, "games": [_summary_dict(s) for s in summaries], "total": total},
     )
 
 

@@ -156,6 +156,11 @@ class ChallengeRequest(BaseModel):
     name: NameInput | None = Field(
         default=None, description="Your display name (default: the browser's chosen name)."
     )
+    rated: bool = Field(
+        default=False,
+        description="Whether the game is rated (Glicko-2): only between two players logged in "
+        "to accounts; false (the default) for a casual game open to anyone.",
+    )
 
 
 class AcceptRequest(BaseModel):

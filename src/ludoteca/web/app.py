@@ -39,6 +39,7 @@ from ludoteca.web import (
     pages,
     passkeys,
     puzzles,
+    ratings,
     sockets,
 )
 from ludoteca.web.catalogue import styles_css
@@ -230,6 +231,8 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(passkeys.router)
     app.include_router(accounts.pages, dependencies=with_account)
+    app.include_router(ratings.router)
+    app.include_router(ratings.pages, dependencies=with_account)
     app.add_api_route(
         "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from ludoteca.core.errors import LudotecaError
@@ -11,15 +12,28 @@ from ludoteca.core.game import Game
 from ludoteca.core.registry import game_class
 from ludoteca.web.clocks import parse_spec, spec_from_json, spec_to_json
 from ludoteca.web.core import CreatedGame, GameCore
-from ludoteca.web.errors import BadRequestError, ConflictError, ForbiddenError, NotFoundError
+from ludoteca.web.errors import (
+    BadRequestError,
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    WebError,
+)
 from ludoteca.web.events import ChallengeAccepted, ChallengePosted, ChallengeWithdrawn
 from ludoteca.web.live import HUMAN, INVITE, new_game_id, new_token
+from ludoteca.web.rating_store import RatingStore
 from ludoteca.web.seats import rules
 from ludoteca.web.sessions import required_name
 from ludoteca.web.storage import ChallengeRow, ChallengeTakenError, SeatRow, now_stamp
 
 #: Sides a challenge may offer the other player's choice from.
 RANDOM_SIDE = "random"
+
+
+class RatedWithoutAccountError(WebError):
+    """A rated challenge posted or accepted by a browser not logged in to an account."""
+
+    status = 401
 
 
 class Challenges:
@@ -37,6 +51,8 @@ class Challenges:
         clock: object,
         name: str | None,
         session: str | None,
+        rated: bool = False,
+        account: str | None = None,
     ) -> ChallengeRow:
         """Post an open challenge to the lobby; anyone may accept it and take the other seat.
 
@@ -47,6 +63,8 @@ class Challenges:
             clock: The clock as the API takes it, or ``None``.
             name: The poster's display name.
             session: The poster's browser session (it gets the seat once accepted).
+            rated: Whether the game is to be rated (`ludoteca.web.ratings`).
+            account: The poster's account (needed for a rated challenge).
 
         Raises:
             BadRequestError: A bad game, option, side, clock or name.
@@ -60,6 +78,11 @@ class Challenges:
                 f"open challenges are for two players; {game.name} has {game.num_players}"
             )
         poster_name = required_name(name)
+        if rated and account is None:
+            raise RatedWithoutAccountError(
+                "a rated challenge is posted by a player logged in to an account "
+                "(POST /api/login); post it with rated false to play a casual game"
+            )
         spec = parse_spec(clock)
         seat = _side(game, side)
         stamp = now_stamp()
@@ -79,6 +102,8 @@ class Challenges:
             accepter_name=None,
             created=stamp,
             updated=stamp,
+            rated=rated,
+            poster_account=account,
         )
         await core.write(core.store.post_challenge, challenge)
         core.events.emit(ChallengePosted(challenge.id))
@@ -96,7 +121,12 @@ class Challenges:
         return found
 
     async def accept(
-        self, challenge_id: str, *, name: str | None, session: str | None
+        self,
+        challenge_id: str,
+        *,
+        name: str | None,
+        session: str | None,
+        account: str | None = None,
     ) -> tuple[CreatedGame, int]:
         """Accept an open challenge: its game is created with the accepter in the other seat.
 
@@ -114,14 +144,28 @@ class Challenges:
             raise ConflictError(f"this challenge is no longer open (it was {challenge.status})")
         if session is not None and session == challenge.poster_session:
             raise ConflictError("this is your own challenge; wait for someone to accept it")
+        if challenge.rated and account is None:
+            raise RatedWithoutAccountError(
+                "this challenge is rated: it is accepted by a player logged in to an account "
+                "(POST /api/login), and only casual challenges are open to anyone"
+            )
+        if challenge.rated and account == challenge.poster_account:
+            raise ConflictError("this is your own account's challenge; a rated game needs two")
         core.readiness.check(challenge.game)
         game, start = rules(challenge.game, challenge.options, None)
         mine = 1 - challenge.poster_seat
         rows = [
             SeatRow(
-                challenge.poster_seat, HUMAN, None, challenge.poster_token, challenge.poster_name
+                challenge.poster_seat,
+                HUMAN,
+                None,
+                challenge.poster_token,
+                challenge.poster_name,
+                challenge.poster_account if challenge.rated else None,
             ),
-            SeatRow(mine, INVITE, None, new_token(), accepter),
+            SeatRow(
+                mine, INVITE, None, new_token(), accepter, account if challenge.rated else None
+            ),
         ]
         rows.sort(key=lambda row: row.seat)
         spec = parse_spec(json.loads(challenge.clock)) if challenge.clock else None
@@ -134,6 +178,7 @@ class Challenges:
             challenge.hints,
             challenge=challenge.id,
             accepter_session=session,
+            rated=challenge.rated,
         )
         core.events.emit(ChallengeAccepted(challenge.id, game_id=made.live.id))
         return made, mine
@@ -192,4 +237,20 @@ def challenge_dict(challenge: ChallengeRow, session: str | None = None) -> dict[
         "game_id": challenge.game_id if challenge.status == "accepted" else None,
         "created": challenge.created,
         "yours": session is not None and session == challenge.poster_session,
+        "rated": challenge.rated,
     }
+
+
+async def with_poster_ratings(
+    core: GameCore, challenges: Sequence[ChallengeRow], session: str | None
+) -> list[dict[str, Any]]:
+    """The challenges for the API, each with its poster's rating in its game and time control.
+
+    ``poster_rating`` is ``null`` for a poster without an account (`ludoteca.web.rating_store`).
+    """
+    ratings = await core.read(RatingStore(core.store).poster_ratings, challenges)
+    return [
+        challenge_dict(c, session)
+        | {"poster_rating": None if c.id not in ratings else ratings[c.id].public()}
+        for c in challenges
+    ]

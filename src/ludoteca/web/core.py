@@ -56,6 +56,7 @@ from ludoteca.web.events import (
 )
 from ludoteca.web.live import COMPUTER, LiveGame
 from ludoteca.web.readiness import Readiness
+from ludoteca.web.schema import NO_WINNER
 from ludoteca.web.storage import (
     ChallengeTakenError,
     GameStore,
@@ -329,6 +330,8 @@ class GameCore:
             columns["clock_state"] = clock_state.to_json()
         if live.draw_offer is not None:
             columns["draw_offer"] = None  # a move declines a standing draw offer
+        if end is not None:
+            columns["winner"] = NO_WINNER if end.winner is None else end.winner
         first = live.ply + 1
         texts = tuple(move.text for move in moves)
         written = await self.write(
@@ -392,6 +395,7 @@ class GameCore:
             hints=hints,
             clock=clock,
             clock_state=clock_state,
+            rated=bool(store_options.get("rated", False)),
         )
         self.remember(live)
         self.events.emit(GameCreated(live.id, live.version, live, ended=end is not None))

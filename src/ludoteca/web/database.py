@@ -24,6 +24,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -35,6 +36,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 
 from ludoteca.core.paths import data_dir
 from ludoteca.web.events import ResultRecorded
+from ludoteca.web.rated_games import rate_game
 from ludoteca.web.rows import (
     LOBBY_CHANGE,
     NOTIFY_CHANNEL,
@@ -46,10 +48,12 @@ from ludoteca.web.rows import (
     now_stamp,
 )
 from ludoteca.web.schema import (
+    NO_WINNER,
     events_table,
     games_table,
     metadata,
     moves_table,
+    seats_table,
 )
 
 #: How long an SQLite writer waits for another process's transaction before giving up.
@@ -159,11 +163,12 @@ class Database:
         )
         try:
             self._check_foreign(opening, location)
-            from ludoteca.web.backfill import fill_missing_results
+            from ludoteca.web.backfill import fill_missing_results, fill_missing_winners
             from ludoteca.web.migrations import upgrade
 
             upgrade(opening)
             fill_missing_results(opening)  # results the schema's revision 0002 left to the rules
+            fill_missing_winners(opening)  # and the winners revision 0009 did
         except StorageError:
             self.engine.dispose()
             raise
@@ -293,11 +298,33 @@ class Database:
                 if current is not None
                 else f"there is no game {game_id!r}"
             )
+        if values.get("result") is not None:
+            self._game_ended(db, game_id, values)
         self._announce(db, game_id, based_on + 1)
         if values.get("result") is not None:
             self._recorded(db, game_id, based_on + 1, values)
             self._announce(db, LOBBY_CHANGE + game_id, 0)
         return Written(based_on + 1, stamp)
+
+    @staticmethod
+    def _game_ended(db: Connection, game_id: str, values: dict[str, Any]) -> None:
+        """The game's result was just written (``values``): record its winner and rate it.
+
+        The one place where the end of a game is seen, whatever ended it, inside the transaction
+        that records it. The winner is the seat the writer gives (``winner``, the rules' end),
+        else the other seat of a two-player game resigned or timed out; `NO_WINNER` for an
+        agreed draw and other ends. Then `ludoteca.web.rating_store.rate_game` moves the
+        ratings of a rated game, in the same transaction.
+        """
+        winner = values.get("winner")
+        if "winner" not in values:
+            loser = values.get("resigned", values.get("timed_out"))
+            players = db.execute(
+                select(func.count()).where(seats_table.c.game_id == game_id)
+            ).scalar()
+            winner = 1 - loser if loser is not None and players == 2 else NO_WINNER
+            db.execute(update(games_table).where(games_table.c.id == game_id).values(winner=winner))
+        rate_game(db, game_id)
 
     def _recorded(self, db: Connection, game_id: str, version: int, values: dict[str, Any]) -> None:
         """Let the in-transaction subscribers act on a result being stored."""

@@ -92,6 +92,7 @@ class LiveGame:
     draw_offer: int | None = None
     rematch_offer: int | None = None
     rematch_id: str | None = None
+    rated: bool = False
     since: float = field(default_factory=time.monotonic)
     #: The click paths of the latest board drawn, by move number (they mark the next board's
     #: last move without working them out again).
@@ -214,6 +215,7 @@ class LiveGame:
         self.draw_offer = row.draw_offer
         self.rematch_offer = row.rematch_offer
         self.rematch_id = row.rematch_id
+        self.rated = row.rated
 
     # -- positions --------------------------------------------------------------------------
 
@@ -506,6 +508,7 @@ class LiveGame:
             "rematch": self.rematch_id,
             "undo_allowed": not self.has_invited_player and result is None,
             "hints": self.hints,
+            "rated": self.rated,
             "version": self.version,
             "computer_to_move": self.computer_to_move,
             "created": self.created,

@@ -6,7 +6,7 @@ from typing import Any
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
-from ludoteca.web.challenges import challenge_dict
+from ludoteca.web.challenges import with_poster_ratings
 from ludoteca.web.clocks import spec_from_json
 from ludoteca.web.core import GameCore
 from ludoteca.web.storage import GameSummary
@@ -43,7 +43,7 @@ class Lobby:
         if session is not None:
             mine, _ = await core.read(core.store.list_games, session=session, limit=20)
         return {
-            "challenges": [challenge_dict(c, session) for c in challenges],
+            "challenges": await with_poster_ratings(core, challenges, session),
             "playing": [summary_dict(s) for s in running],
             "mine": [summary_dict(s) for s in mine],
             **core.readiness.summary(),

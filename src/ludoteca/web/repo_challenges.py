@@ -82,4 +82,5 @@ def _challenge_row(row: Any) -> ChallengeRow:
     values = {name: getattr(row, name) for name in ChallengeRow.__dataclass_fields__}
     values["options"] = json.loads(row.options)
     values["hints"] = bool(row.hints)
+    values["rated"] = bool(row.rated)
     return ChallengeRow(**values)

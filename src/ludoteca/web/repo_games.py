@@ -58,6 +58,7 @@ class GamesRepository(Database):
         rematch_of: tuple[str, int] | None = None,
         challenge: str | None = None,
         accepter_session: str | None = None,
+        rated: bool = False,
     ) -> GameRow:
         """Store a new game (with the chance outcomes already rolled at its start).
 
@@ -78,6 +79,7 @@ class GamesRepository(Database):
             challenge: The open challenge this game takes up: it is marked accepted in the same
                 transaction, and refused (`ChallengeTakenError`) if it is no longer open.
             accepter_session: The browser session that accepted ``challenge``.
+            rated: Whether the game is rated (its seats then name their accounts).
         """
         stamp = now_stamp()
         version = 1 if moves else 0
@@ -100,13 +102,14 @@ class GamesRepository(Database):
                     hints=hints,
                     clock=clock,
                     clock_state=clock_state,
+                    rated=rated,
                 )
             )
             db.execute(
                 insert(seats_table),
                 [
                     {"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent}
-                    | {"token": s.token, "name": s.name}
+                    | {"token": s.token, "name": s.name, "account_id": s.account}
                     for s in seats
                 ],
             )
@@ -139,6 +142,7 @@ class GamesRepository(Database):
             hints=hints,
             clock=clock,
             clock_state=clock_state,
+            rated=rated,
         )
 
     def _take_challenge(
@@ -307,6 +311,7 @@ class GamesRepository(Database):
                 draw_offer=row.draw_offer,
                 rematch_offer=row.rematch_offer,
                 rematch_id=row.rematch_id,
+                rated=bool(row.rated),
             )
 
     def changes_since(self, game_id: str, ply: int) -> GameChanges | None:
@@ -344,6 +349,7 @@ class GamesRepository(Database):
             draw_offer=row.draw_offer,
             rematch_offer=row.rematch_offer,
             rematch_id=row.rematch_id,
+            rated=bool(row.rated),
         )
 
     def version(self, game_id: str) -> int | None:
@@ -364,7 +370,14 @@ class GamesRepository(Database):
         )
         for s in rows:
             found[s.game_id].append(
-                SeatRow(seat=s.seat, kind=s.kind, agent=s.agent, token=s.token, name=s.name)
+                SeatRow(
+                    seat=s.seat,
+                    kind=s.kind,
+                    agent=s.agent,
+                    token=s.token,
+                    name=s.name,
+                    account=s.account_id,
+                )
             )
         return {game_id: tuple(seats) for game_id, seats in found.items()}
 

@@ -46,6 +46,7 @@ class SeatRow:
         agent: The agent spec of a computer seat (``"level:3"``), else ``None``.
         token: The secret that lets a person move for this seat (``None`` for computers).
         name: The display name of the person playing it, if they chose one.
+        account: The account playing it, in a rated game (`ludoteca.web.rating_store`).
     """
 
     seat: int
@@ -53,6 +54,7 @@ class SeatRow:
     agent: str | None
     token: str | None
     name: str | None = None
+    account: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ class GameRow:
     draw_offer: int | None = None
     rematch_offer: int | None = None
     rematch_id: str | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,8 @@ class ChallengeRow:
     accepter_name: str | None
     created: str
     updated: str
+    rated: bool = False
+    poster_account: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +168,7 @@ class GameChanges:
     draw_offer: int | None = None
     rematch_offer: int | None = None
     rematch_id: str | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,12 @@ from typing import Any, TypeVar
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.broadcast import Broadcast
-from ludoteca.web.challenges import Challenges, challenge_dict
+from ludoteca.web.challenges import (
+    Challenges,
+    RatedWithoutAccountError,
+    challenge_dict,
+    with_poster_ratings,
+)
 from ludoteca.web.changes import ChangeFeed
 from ludoteca.web.clocks import parse_spec
 from ludoteca.web.computer import STALLED_SECONDS, ComputerTurns
@@ -76,8 +81,10 @@ __all__ = [
     "STALLED_SECONDS",
     "CreatedGame",
     "GameService",
+    "RatedWithoutAccountError",
     "challenge_dict",
     "clean_name",
+    "with_poster_ratings",
 ]
 
 T = TypeVar("T")
@@ -292,10 +299,19 @@ class GameService:
         clock: object,
         name: str | None,
         session: str | None,
+        rated: bool = False,
+        account: str | None = None,
     ) -> ChallengeRow:
         """Post an open challenge (`ludoteca.web.challenges.Challenges.post`)."""
         return await self.challenges.post(
-            game_id, options=options, side=side, clock=clock, name=name, session=session
+            game_id,
+            options=options,
+            side=side,
+            clock=clock,
+            name=name,
+            session=session,
+            rated=rated,
+            account=account,
         )
 
     async def challenge(self, challenge_id: str) -> ChallengeRow:
@@ -303,10 +319,17 @@ class GameService:
         return await self.challenges.get(challenge_id)
 
     async def accept_challenge(
-        self, challenge_id: str, *, name: str | None, session: str | None
+        self,
+        challenge_id: str,
+        *,
+        name: str | None,
+        session: str | None,
+        account: str | None = None,
     ) -> tuple[CreatedGame, int]:
         """Accept an open challenge (`ludoteca.web.challenges.Challenges.accept`)."""
-        return await self.challenges.accept(challenge_id, name=name, session=session)
+        return await self.challenges.accept(
+            challenge_id, name=name, session=session, account=account
+        )
 
     async def withdraw_challenge(self, challenge_id: str, secret: str | None) -> None:
         """Withdraw an open challenge (`ludoteca.web.challenges.Challenges.withdraw`)."""
