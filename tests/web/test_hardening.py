@@ -295,11 +295,11 @@ def test_games_beyond_the_cache_are_dropped_and_loaded_again(tmp_path: Path) -> 
     with TestClient(app) as client:
         games = [create(client, seats=["human", "human"]) for _ in range(12)]
         service = app.state.service
-        assert len(service._games) <= 5
+        assert len(service.core) <= 5
         oldest = games[0]
         token = oldest["seats"][0]["token"]
         answer = client.post(
             f"/api/games/{oldest['id']}/moves", json={"move": "c3-d4", "token": token}
         )
         assert answer.status_code == 200 and answer.json()["ply"] == 1
-        assert len(service._games) <= 5
+        assert len(service.core) <= 5

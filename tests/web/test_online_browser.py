@@ -58,6 +58,8 @@ def test_challenge_clock_flag_rematch_and_draw(browser: Browser, base: str) -> N
     try:
         choose_name(ada, base, "Ada <b>&</b>")
         choose_name(bob, base, "Bob")
+        for page in (ada, bob):  # the lobby is pushed on its WebSocket, with the session's games
+            expect(page.locator("body")).to_have_attribute("data-lobby-live", "yes")
         # Ada posts Salta, playing Green, with a 4 s clock; Bob's lobby shows it by itself.
         ada.locator("#post-challenge > summary").click()
         form = ada.locator("#challenge-form")

@@ -155,3 +155,52 @@ def test_two_processes_accept_exactly_one_of_two_simultaneous_moves(database: st
             record = records.loads(httpx.get(f"{other}/api/games/{created['id']}/record").text)
             accepted = next(a for a in answers if a.status_code == 200).json()
             assert [str(m) for m in record.moves] == [m["text"] for m in accepted["moves"]]
+
+
+def test_a_process_catches_up_with_only_the_new_moves(database: str) -> None:
+    """News of another process's change is read as the moves after the copy's, played in place;
+    several changes missed are compared move by move; the whole game is never read again."""
+
+    async def scenario() -> None:
+        first, second = _service(database), _service(database)
+        fetched: list[tuple[int, int]] = []  # (from move, moves read) per catch-up read
+        changes_since = second.store.changes_since
+
+        def counted(game_id: str, ply: int) -> Any:
+            changes = changes_since(game_id, ply)
+            fetched.append((ply, len(changes.moves) if changes else -1))
+            return changes
+
+        def whole(game_id: str) -> Any:
+            raise AssertionError(f"game {game_id} was read whole")
+
+        try:
+            created = await first.create("salta", options={}, seats=["human", "human"])
+            game_id = created.live.id
+            green, red = created.tokens[0], created.tokens[1]
+            await first.play(game_id, "c3-d4", green)
+            copy = await second.get(game_id)  # the second process's copy: one move
+            second.store.changes_since = counted  # type: ignore[method-assign]
+            second.store.load = whole  # type: ignore[method-assign]
+            await first.play(game_id, "h8-g7", red)
+            assert await second.current(game_id) is copy  # caught up in place
+            assert fetched == [(1, 1)]  # one change: only the new move was read
+            for text, token in (("d4-e5", green), ("g7-f6", red), ("e5xg7", green)):
+                await first.play(game_id, text, token)
+            assert await second.current(game_id) is copy
+            assert fetched[1:] == [(2, 3), (0, 5)]  # three changes: every move, compared
+            await first.undo(game_id, green)
+            assert await second.current(game_id) is copy
+            assert fetched[3:] == [(5, 0)]  # an undo: nothing to read but the columns
+            await first.resign(game_id, red)
+            assert await second.current(game_id) is copy
+            mine, theirs = await first.current(game_id), copy
+            assert [m.text for m in theirs.moves] == ["c3-d4", "h8-g7", "d4-e5", "g7-f6"]
+            assert second.snapshot(theirs).game == first.snapshot(mine).game
+            assert second.board_json(theirs) == first.board_json(mine)
+        finally:
+            for service in (first, second):
+                await service.close()
+                service.store.close()
+
+    asyncio.run(scenario())

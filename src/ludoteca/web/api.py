@@ -10,37 +10,27 @@ the endpoints at ``/docs``.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from asyncio import FIRST_COMPLETED
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
-from ludoteca.web.account_store import AccountStore
-from ludoteca.web.accounts import refuse_if_logged_in
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import (
     RateLimiter,
     link,
-    origin_allowed,
     session_of,
-    session_or_new,
 )
-from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import (
-    MAX_NAME,
-    PER_PAGE,
-    GameService,
-    challenge_dict,
-    clean_name,
-    with_poster_ratings,
-)
+from ludoteca.web.live import LiveGame
+from ludoteca.web.lobby import PER_PAGE
+from ludoteca.web.messages import to_json, with_now
+from ludoteca.web.service import GameService
+from ludoteca.web.sessions import MAX_NAME
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -211,7 +201,8 @@ def service_of(request: Request | WebSocket) -> GameService:
     return service
 
 
-def _page_url(request: Request, game_id: str, tokens: list[str]) -> str:
+def page_url(request: Request, game_id: str, tokens: list[str]) -> str:
+    """The address of a game's page (with the seats' tokens, if any, for the link to play)."""
     url = link(request, "board_page", game_id=game_id)
     return f"{url}?token={'.'.join(tokens)}" if tokens else url
 
@@ -302,7 +293,7 @@ async def create_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
     mine = [t for s, t in created.tokens.items() if live.seats[s].kind == "human"]
     return {
         "id": live.id,
-        "url": _page_url(request, live.id, mine),
+        "url": page_url(request, live.id, mine),
         "seats": [
             {
                 "seat": seat.seat,
@@ -310,7 +301,7 @@ async def create_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
                 "kind": seat.kind,
                 "agent": seat.agent,
                 "token": seat.token,
-                "link": _page_url(request, live.id, [seat.token]) if seat.token else None,
+                "link": page_url(request, live.id, [seat.token]) if seat.token else None,
             }
             for seat in live.seats
         ],
@@ -440,8 +431,8 @@ async def download(game_id: GameId, request: Request) -> Response:
 async def clock(game_id: GameId, request: Request) -> dict[str, Any]:
     """Each seat's seconds left now (``left``), whose clock runs, and when it would flag.
 
-    A game without a clock answers ``{"clock": null}``. A clock that has run out is noticed
-    here too: the game then ends on time before the answer.
+    A game without a clock answers ``{"clock": null}``. Asking changes nothing: a clock that has
+    run out shows no time left until the server's timer ends the game on time (at once).
     """
     live = await service_of(request).current(game_id)
     return {"clock": live.clocks(time.time()), "outcome": live.to_dict()["outcome"]}
@@ -521,178 +512,3 @@ async def get_review(game_id: GameId, request: Request) -> dict[str, Any]:
     ``error``) or done (with the decisions and the players' accuracy).
     """
     return await service_of(request).reviews.get(game_id)
-
-
-RatingBound = Annotated[
-    int | None,
-    Query(
-        ge=0,
-        le=5000,
-        description="Only challenges whose poster's rating (in the challenge's game and time "
-        "control) is at least min_rating / at most max_rating; challenges of posters without an "
-        "account have no rating and are left out when a bound is given.",
-    ),
-]
-
-
-@router.get("/lobby", summary="Open challenges, games to watch, your games")
-async def get_lobby(
-    request: Request, min_rating: RatingBound = None, max_rating: RatingBound = None
-) -> dict[str, Any]:
-    """The lobby: open challenges, running games to watch, and this browser's games.
-
-    ``challenges`` (open, newest first; each ``rated`` or not, with its ``poster_rating``),
-    ``playing`` (running games) and ``mine`` (the games of this browser session; empty without
-    a session cookie).
-    """
-    lobby = await service_of(request).lobby(session_of(request))
-    if min_rating is not None or max_rating is not None:
-        low = -1e9 if min_rating is None else min_rating
-        high = 1e9 if max_rating is None else max_rating
-        lobby["challenges"] = [
-            c
-            for c in lobby["challenges"]
-            if c["poster_rating"] is not None and low <= c["poster_rating"]["rating"] <= high
-        ]
-    return lobby
-
-
-@router.post("/challenges", status_code=201, summary="Post an open challenge")
-async def post_challenge(
-    body: ChallengeRequest, request: Request, response: Response
-) -> dict[str, Any]:
-    """Post a game to the lobby; anyone may accept it and play the other side.
-
-    The answer has the challenge, its ``secret`` (to withdraw it), the ``game_id`` the game
-    will have and your seat's ``token`` there (the game exists once accepted).
-    """
-    check_rate(request, request.app.state.game_limiter, "new games")
-    service = service_of(request)
-    session = session_or_new(request, response)
-    name = body.name if body.name is not None else await service.name_of(session)
-    account = await service.read(AccountStore(service.store).of_session, session)
-    challenge = await service.post_challenge(
-        body.game,
-        options=body.options,
-        side=body.side,
-        clock=body.clock,
-        name=name,
-        session=session,
-        rated=body.rated,
-        account=None if account is None else account.id,
-    )
-    (shown,) = await with_poster_ratings(service, [challenge], session)
-    return shown | {
-        "secret": challenge.secret,
-        "game_id": challenge.game_id,
-        "seat": challenge.poster_seat,
-        "token": challenge.poster_token,
-        "url": _page_url(request, challenge.game_id, []),
-    }
-
-
-@router.get("/challenges/{challenge_id}", summary="A challenge")
-async def get_challenge(challenge_id: ChallengeId, request: Request) -> dict[str, Any]:
-    """A challenge: open, accepted (with its ``game_id``) or withdrawn."""
-    challenge = await service_of(request).challenge(challenge_id)
-    return challenge_dict(challenge, session_of(request))
-
-
-@router.post("/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge")
-async def accept_challenge(
-    challenge_id: ChallengeId, body: AcceptRequest, request: Request, response: Response
-) -> dict[str, Any]:
-    """Take the other seat of an open challenge; the game starts.
-
-    Of several accepting at once exactly one gets it; the others get 409.
-    """
-    service = service_of(request)
-    session = session_or_new(request, response)
-    name = body.name if body.name is not None else await service.name_of(session)
-    account = await service.read(AccountStore(service.store).of_session, session)
-    made, seat = await service.accept_challenge(
-        challenge_id, name=name, session=session, account=None if account is None else account.id
-    )
-    live = made.live
-    return {
-        "id": live.id,
-        "seat": seat,
-        "token": made.tokens[seat],
-        "url": _page_url(request, live.id, []),
-        "game": live.to_dict(),
-    }
-
-
-@router.post("/challenges/{challenge_id}/withdraw", summary="Withdraw your challenge")
-async def withdraw_challenge(
-    challenge_id: ChallengeId, body: WithdrawRequest, request: Request
-) -> dict[str, Any]:
-    """Withdraw an open challenge, with the ``secret`` its posting answered."""
-    service = service_of(request)
-    await service.withdraw_challenge(challenge_id, body.secret)
-    return challenge_dict(await service.challenge(challenge_id))
-
-
-@router.get("/session", summary="This browser's display name")
-async def get_session(request: Request) -> dict[str, Any]:
-    """``{"name": ...}``: the name this browser chose (null if none)."""
-    return {"name": await service_of(request).name_of(session_of(request))}
-
-
-@router.post("/session/name", summary="Choose this browser's display name")
-async def set_name(body: NameRequest, request: Request, response: Response) -> dict[str, Any]:
-    """Keep a display name with this browser's session.
-
-    At most 24 characters; spaces are trimmed; control characters are refused. It names the
-    seats this browser takes from now on. As many a minute as new games (429 beyond).
-    """
-    check_rate(request, request.app.state.name_limiter, "name changes")
-    name = clean_name(body.name)  # a bad name makes no session
-    await refuse_if_logged_in(request)  # an account's browser plays under the account's name
-    session = session_or_new(request, response)
-    return {"name": await service_of(request).set_name(session, name)}
-
-
-websocket_router = APIRouter()
-
-
-@websocket_router.websocket("/ws/games/{game_id}")
-async def game_updates(websocket: WebSocket, game_id: str) -> None:
-    """Send the game's state at once and after every change, until the client leaves."""
-    service = service_of(websocket)
-    if not origin_allowed(websocket):  # another site's page must not watch through a browser
-        await websocket.close(code=4403, reason="this socket is for the site's own pages")
-        return
-    try:
-        live = await service.current(game_id)
-    except LudotecaError as error:
-        await websocket.close(code=4404, reason=str(error)[:120])
-        return
-    await websocket.accept()
-    mailbox = service.subscribe(game_id)
-    listener = asyncio.create_task(_until_closed(websocket))
-    try:
-        await websocket.send_text(with_now(service.message(live)))
-        while True:
-            # A slow reader gets the newest message of each type (state, review), not a backlog.
-            update = asyncio.create_task(mailbox.take())
-            done, _ = await asyncio.wait({update, listener}, return_when=FIRST_COMPLETED)
-            if listener in done:
-                update.cancel()
-                break
-            for message in update.result():
-                await websocket.send_text(with_now(message))
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass  # the client went away (or was dropped for not reading) while we were sending
-    finally:
-        listener.cancel()
-        service.unsubscribe(game_id, mailbox)
-
-
-async def _until_closed(websocket: WebSocket) -> None:
-    """Read (and ignore) what the client sends until it disconnects."""
-    try:
-        while True:
-            await websocket.receive_text()
-    except (WebSocketDisconnect, RuntimeError):
-        return

@@ -30,7 +30,18 @@ from starlette.routing import BaseRoute, Match
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
-from ludoteca.web import accounts, analysis, api, lessons, pages, passkeys, puzzles, ratings
+from ludoteca.web import (
+    accounts,
+    analysis,
+    api,
+    lessons,
+    online_api,
+    pages,
+    passkeys,
+    puzzles,
+    ratings,
+    sockets,
+)
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
@@ -208,7 +219,8 @@ def create_app(
     # Every page's navigation names the account its browser is logged in to.
     with_account = [Depends(accounts.nav_account)]
     app.include_router(api.router)
-    app.include_router(api.websocket_router)
+    app.include_router(online_api.router)
+    app.include_router(sockets.router)
     app.include_router(pages.router, dependencies=with_account)
     app.include_router(lessons.router)
     app.include_router(lessons.pages, dependencies=with_account)
@@ -282,6 +294,7 @@ def _when_ready(service: GameService) -> Callable[[str], Awaitable[None]]:
     async def ready(game_id: str) -> None:
         service.pool.load(game_id)
         await service.sweep_clocks(game_id)  # its running games were not loaded until now
+        service.lobby_feed.changed()  # the lobby's sockets learn that the game is ready
 
     return ready
 

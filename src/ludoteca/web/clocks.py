@@ -199,3 +199,20 @@ def start_state(spec: ClockSpec | None, clocked: list[bool]) -> ClockState | Non
     if spec is None:
         return None
     return ClockState(tuple(spec.initial if has else None for has in clocked))
+
+
+def after_move(
+    spec: ClockSpec, state: ClockState, mover: int | None, next_seat: int | None, now: float
+) -> ClockState:
+    """The clocks after ``mover``'s move decided at ``now``.
+
+    The mover's time is charged (and the increment added) if their clock ran; then the clock of
+    ``next_seat`` runs from ``now`` (``None``: none runs, as after the last move or before a
+    forced move, which costs nothing).
+    """
+    if mover is not None and mover >= 0 and state.running == mover:
+        state = state.charged(spec, mover, now)
+    state = state.run(None, now)
+    if next_seat is not None and next_seat >= 0:
+        state = state.run(next_seat, now)
+    return state

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.guards import replay_body
-from ludoteca.web.live import with_now
+from ludoteca.web.messages import with_now
 
 _MOVES_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,64})/moves")
 _QUERIES = {b"": False, b"board=true": True, b"board=false": False}

@@ -1,18 +1,20 @@
 """A game being played on the server: its rules, positions, moves and seats.
 
-`LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`): the
-positions after each move are kept so that undo, the move list and replay need no recomputation.
+`LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`). To keep a
+cached game at kilobytes, it holds the moves, who played each, the start, the current position
+and the positions of the last `RECENT_PLIES` moves (what a move, an undo and the move list
+need); an older position (a replay step, a review) is rebuilt on demand from the nearest one
+kept, through the rules.
 It decides nothing about the rules; it asks the states. Its ``version`` is the stored game's
 version (`ludoteca.web.storage`): the copy is current while the two agree.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from typing import Any
 
 from ludoteca.core import records
@@ -21,11 +23,14 @@ from ludoteca.core.notation import numbered_plies
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import make
 from ludoteca.web.clocks import ClockSpec, ClockState, spec_from_json
-from ludoteca.web.storage import GameRow, SeatRow
+from ludoteca.web.storage import GameChanges, GameRow, SeatRow
 
 HUMAN = "human"
 INVITE = "invite"
 COMPUTER = "computer"
+
+#: The positions kept besides the start and the current one: after each of the last moves.
+RECENT_PLIES = 2
 
 #: What a seat token looks like (`new_token`); anything else belongs to no seat.
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -59,7 +64,8 @@ class LiveGame:
         id: The game id.
         game: The rules and options.
         seats: Who plays each seat.
-        states: The start position followed by the position after each move.
+        positions: The start position followed by the position after each move (given when
+            the copy is made; only the recent ones are kept, `state_at` rebuilds the others).
         moves: The moves played, chance outcomes included.
         resigned: The seat that resigned, if one did.
         created: When the game was created (ISO 8601).
@@ -72,7 +78,7 @@ class LiveGame:
     id: str
     game: Game
     seats: tuple[SeatRow, ...]
-    states: list[State]
+    positions: InitVar[list[State]]
     moves: list[Move] = field(default_factory=list)
     resigned: int | None = None
     created: str = ""
@@ -88,13 +94,28 @@ class LiveGame:
     rematch_id: str | None = None
     rated: bool = False
     since: float = field(default_factory=time.monotonic)
-    _snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
     #: The click paths of the latest board drawn, by move number (they mark the next board's
     #: last move without working them out again).
     click_paths: dict[int, dict[str, list[str]]] = field(
         default_factory=dict, repr=False, compare=False
     )
     _move_entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    _start: State = field(init=False, repr=False, compare=False)
+    _current: State = field(init=False, repr=False, compare=False)
+    #: The positions kept before the current one: after each of the `RECENT_PLIES` moves before
+    #: the last, by move count.
+    _recent: dict[int, State] = field(init=False, repr=False, compare=False)
+    #: Who was to move before each move (`mover`): a seat, or `CHANCE`.
+    _movers: list[int | None] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self, positions: list[State]) -> None:
+        if len(positions) != len(self.moves) + 1:
+            raise ValueError("a game's positions are its start and the one after each move")
+        self._start = positions[0]
+        self._current = positions[-1]
+        self._movers = [state.to_move for state in positions[:-1]]
+        self._recent = {}
+        self._keep_recent(positions, 0)
 
     @classmethod
     def from_row(cls, row: GameRow, previous: LiveGame | None = None) -> LiveGame:
@@ -118,11 +139,17 @@ class LiveGame:
             previous = None
         if previous is not None:  # keep its objects: its positions are shared below
             game, start = previous.game, previous.start
+        shared = 0
+        if previous is not None:
+            for mine, stored in zip(previous.moves, row.moves, strict=False):
+                if mine.text != stored:
+                    break
+                shared += 1
         live = cls(
             id=row.id,
             game=game,
             seats=row.seats,
-            states=[start],
+            positions=[start],
             resigned=row.resigned,
             created=row.created,
             updated=row.updated,
@@ -130,19 +157,54 @@ class LiveGame:
             hints=row.hints,
         )
         live.set_extras(row)
-        shared = 0
         if previous is not None:
-            for mine, stored in zip(previous.moves, row.moves, strict=False):
-                if mine.text != stored:
-                    break
-                shared += 1
-            live.states = previous.states[: shared + 1]
-            live.moves = previous.moves[:shared]
+            live._adopt(previous, shared)
         for text in row.moves[shared:]:
             live.push(live.state.parse_move(text))
         return live
 
-    def set_extras(self, row: GameRow) -> None:
+    def catch_up(self, changes: GameChanges, *, one_change: bool) -> None:
+        """Bring this copy up to the stored game in place: the new moves, or an undo.
+
+        Args:
+            changes: The stored game's columns and its moves after ``changes.first - 1``.
+            one_change: Whether ``changes`` is exactly one change after this copy's version:
+                then the stored moves extend this copy's (a move) or keep a prefix of them (an
+                undo), and ``changes`` holds only the moves after this copy's. Otherwise
+                ``changes`` must hold every move (``first == 1``); they are compared with this
+                copy's and what differs is taken back and played again.
+
+        Raises:
+            LudotecaError: A stored move is no longer legal (reload the whole game).
+            ValueError: ``changes`` does not hold the moves needed.
+        """
+        if one_change:
+            if changes.first != self.ply + 1:
+                raise ValueError("one change is read from this copy's move count on")
+            if changes.move_count < self.ply:
+                self.truncate(changes.move_count)
+            new = changes.moves
+        else:
+            if changes.first != 1:
+                raise ValueError("several changes are compared over every move")
+            shared = 0
+            for mine, stored in zip(self.moves, changes.moves, strict=False):
+                if mine.text != stored:
+                    break
+                shared += 1
+            if shared < self.ply:
+                self.truncate(shared)
+            new = changes.moves[shared:]
+        for text in new:
+            self.push(self.state.parse_move(text))
+        self.seats = changes.seats
+        self.resigned = changes.resigned
+        self.version = changes.version
+        self.updated = changes.updated
+        self.since = time.monotonic()
+        self.set_extras(changes)
+
+    def set_extras(self, row: GameRow | GameChanges) -> None:
         """Take the clock, the ending and the offers from the stored game."""
         self.clock = spec_from_json(row.clock)
         self.clock_state = (
@@ -160,12 +222,61 @@ class LiveGame:
     @property
     def state(self) -> State:
         """The current position."""
-        return self.states[-1]
+        return self._current
 
     @property
     def start(self) -> State:
         """The start position."""
-        return self.states[0]
+        return self._start
+
+    @property
+    def states(self) -> list[State]:
+        """The start and the position after each move (rebuilt: prefer `state` or `state_at`)."""
+        return self.states_to(self.ply)
+
+    def states_to(self, ply: int) -> list[State]:
+        """The start and the positions after the first ``ply`` moves."""
+        return self.states_between(0, ply)
+
+    def states_between(self, first: int, last: int) -> list[State]:
+        """The positions after ``first``, ``first + 1``, ... ``last`` moves, in one replay."""
+        states = [self.state_at(first)]
+        for number in range(first + 1, last + 1):
+            kept = self._current if number == self.ply else self._recent.get(number)
+            states.append(kept if kept is not None else states[-1].apply(self.moves[number - 1]))
+        return states
+
+    def state_at(self, ply: int) -> State:
+        """The position after the first ``ply`` moves (0: the start)."""
+        if ply == self.ply:
+            return self._current
+        if ply == 0:
+            return self._start
+        kept = self._recent.get(ply)
+        if kept is not None:
+            return kept
+        earlier = max((n for n in self._recent if n < ply), default=0)
+        state = self._recent[earlier] if earlier else self._start
+        for move in self.moves[earlier:ply]:
+            state = state.apply(move)
+        return state
+
+    def _adopt(self, previous: LiveGame, shared: int) -> None:
+        """Take the first ``shared`` moves, their positions and move list from ``previous``."""
+        self._current = previous.state_at(shared)
+        self.moves = previous.moves[:shared]
+        self._movers = previous._movers[:shared]
+        self._recent = {n: s for n, s in previous._recent.items() if n <= shared}
+        self._move_entries = previous._move_entries[:shared]
+
+    def _keep_recent(self, states: list[State], first: int) -> None:
+        """Remember ``states[i]`` as the position after ``first + i`` moves; forget old ones."""
+        for offset, state in enumerate(states):
+            if first + offset > 0:
+                self._recent[first + offset] = state
+        oldest = self.ply - RECENT_PLIES
+        for number in [n for n in self._recent if n < oldest or n >= self.ply]:
+            del self._recent[number]
 
     @property
     def ply(self) -> int:
@@ -174,19 +285,25 @@ class LiveGame:
 
     def push(self, move: Move) -> None:
         """Play a legal move (the caller has checked it with `State.parse_move`)."""
-        self.states.append(self.state.apply(move))
-        self.moves.append(move)
+        self.extend([move], [self._current.apply(move)])
 
     def extend(self, moves: list[Move], states: list[State]) -> None:
         """Add moves already played: ``states[i]`` is the position after ``moves[i]``."""
+        first = self.ply + 1
+        before = [self._current, *states[:-1]]
+        self._movers.extend(state.to_move for state in before)
         self.moves.extend(moves)
-        self.states.extend(states)
+        self._current = states[-1] if states else self._current
+        self._keep_recent(states, first)
 
     def truncate(self, keep: int) -> None:
         """Take back every move after the first ``keep``."""
-        del self.states[keep + 1 :]
+        current = self.state_at(keep)
         del self.moves[keep:]
+        del self._movers[keep:]
         del self._move_entries[keep:]
+        self._current = current
+        self._keep_recent([], keep)
 
     def _move_list(self) -> list[dict[str, Any]]:
         """The moves for the API; each entry is made once, as the moves are added.
@@ -204,7 +321,8 @@ class LiveGame:
                 start -= 1
             before: int = entries[start - 1]["move_number"] if start else 0
             texts = [move.text for move in self.moves[start:]]
-            for numbered in numbered_plies(self.states[start:], texts):
+            positions = self.states_between(start, self.ply - 1) if start < self.ply else []
+            for numbered in numbered_plies(positions, texts):
                 number = start + numbered.ply
                 if number <= len(entries):
                     continue
@@ -289,7 +407,7 @@ class LiveGame:
 
     def mover(self, number: int) -> int | None:
         """Who played move ``number`` (1-based): a seat, or `CHANCE`."""
-        return self.states[number - 1].to_move
+        return self._movers[number - 1]
 
     # -- output -------------------------------------------------------------------------------
 
@@ -401,42 +519,3 @@ class LiveGame:
 def seat_spec(seat: SeatRow) -> str:
     """How a seat is named in saved games: ``human``, ``invite`` or the agent spec."""
     return seat.agent if seat.kind == COMPUTER and seat.agent else seat.kind
-
-
-@dataclass(slots=True)
-class Snapshot:
-    """A game's JSON at one version, serialised once and sent to everyone who asks.
-
-    The board (SVG, dice, click paths) is drawn only when someone needs it: a WebSocket
-    subscriber, a page, ``GET .../board``; API clients that only play get the game alone.
-
-    Attributes:
-        version: The game's version.
-        game: `LiveGame.to_dict` as JSON text.
-        board: The board now (`ludoteca.web.service.GameService.board`) as JSON text, once drawn.
-    """
-
-    version: int
-    game: str
-    board: str | None = None
-
-    def message(self, board: str) -> str:
-        """The WebSocket message: ``{"type": "state", "game": ..., "board": ...}``."""
-        return f'{{"type":"state","game":{self.game},"board":{board}}}'
-
-    def reply(self, board: str | None) -> str:
-        """The answer to a change: the game, with its ``board`` added when given."""
-        return self.game if board is None else f'{self.game[:-1]},"board":{board}}}'
-
-
-def with_now(message: str) -> str:
-    """A JSON object's text with ``"now"``, the server's time (epoch seconds), added.
-
-    Pages show the clocks in the server's time: they take the difference from their own.
-    """
-    return f'{message[:-1]},"now":{time.time():.3f}}}'
-
-
-def to_json(value: object) -> str:
-    """Compact JSON, as every snapshot is written."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

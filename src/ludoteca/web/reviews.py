@@ -33,12 +33,16 @@ from typing import TYPE_CHECKING, Any
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.boards import click_paths_of
 from ludoteca.web.errors import BusyError, ConflictError
-from ludoteca.web.live import LiveGame, to_json
+from ludoteca.web.events import ReviewChanged
+from ludoteca.web.live import LiveGame
+from ludoteca.web.messages import to_json
 from ludoteca.web.searches import REVIEW, PoolBusyError, SearchJob
 from ludoteca.web.storage import ReviewRow
 
 if TYPE_CHECKING:
-    from ludoteca.web.service import GameService
+    from ludoteca.web.broadcast import Broadcast
+    from ludoteca.web.core import GameCore
+    from ludoteca.web.searches import SearchPool
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +65,9 @@ class Reviews:
 
     def __init__(
         self,
-        service: GameService,
+        core: GameCore,
+        broadcast: Broadcast,
+        pool: SearchPool,
         *,
         budget: Any = None,
         seed: int = 0,
@@ -70,13 +76,18 @@ class Reviews:
         """Reviews made with ``budget`` and ``seed`` (`ludoteca.analysis.review.review_tasks`).
 
         Args:
-            service: The process's game service (its store, pool, threads and subscribers).
+            core: The process's transaction core (its store, threads and events).
+            broadcast: The games' WebSocket subscribers, to push a review's progress to.
+            pool: The search pool the reviews run in.
             budget: The search budget of each position (``None``: the review's default).
             seed: The seed of the searches (a review of a game is then reproducible).
             stale_seconds: How old a running review's heartbeat may be before it counts as
                 abandoned.
         """
-        self._service = service
+        self._core = core
+        self._broadcast = broadcast
+        self._pool = pool
+        core.events.subscribe(self._changed, ReviewChanged)
         self.budget = budget
         self.seed = seed
         self.stale_seconds = stale_seconds
@@ -100,7 +111,7 @@ class Reviews:
             ConflictError: The game is still being played.
             BusyError: This process runs too many reviews already (503, try again later).
         """
-        service = self._service
+        service = self._core
         live = await service.current(game_id)
         if not live.is_over:
             raise ConflictError(
@@ -135,7 +146,7 @@ class Reviews:
         """Claim the game's review in the database and run it here, unless another has."""
         from ludoteca.analysis.review import review_tasks
 
-        service = self._service
+        service = self._core
         game_id = live.id
         record = live.record()
         try:
@@ -165,8 +176,8 @@ class Reviews:
         Raises:
             NotFoundError: No game has this id.
         """
-        live = await self._service.current(game_id)
-        row = await self._service.read(self._service.store.load_review, game_id)
+        live = await self._core.current(game_id)
+        row = await self._core.read(self._core.store.load_review, game_id)
         return self.answer(row, live)
 
     def _status(self, row: ReviewRow | None, live: LiveGame) -> str:
@@ -213,7 +224,7 @@ class Reviews:
         """Search every position in the pool, then assemble and store the review."""
         from ludoteca.analysis.review import assemble_review
 
-        service = self._service
+        service = self._core
         game_id = live.id
         done = [0]
         beat = asyncio.get_running_loop().create_task(self._beat(game_id, done))
@@ -231,7 +242,7 @@ class Reviews:
         try:
             # As many positions at once as the lane has workers (the tasks are independent).
             async with asyncio.TaskGroup() as group:
-                for _ in range(self._service.pool.workers(REVIEW)):
+                for _ in range(self._pool.workers(REVIEW)):
                     group.create_task(search_in_turn())
             review = await asyncio.to_thread(
                 assemble_review, record, results, budget=self.budget, seed=self.seed
@@ -262,9 +273,9 @@ class Reviews:
         """One position in the review lane; a full lane is waited out, not a failure."""
         while True:
             try:
-                return await self._service.pool.run(REVIEW, job)
+                return await self._pool.run(REVIEW, job)
             except PoolBusyError:
-                if self._service.closing:
+                if self._core.closing:
                     raise
                 await asyncio.sleep(1.0)
 
@@ -273,7 +284,7 @@ class Reviews:
 
         Ends by itself when the database says another process holds the review now.
         """
-        service = self._service
+        service = self._core
         every = min(HEARTBEAT_SECONDS, self.stale_seconds / 3)  # well within the staleness
         written, last = -1, time.monotonic()
         while True:
@@ -298,8 +309,8 @@ class Reviews:
             with contextlib.suppress(asyncio.CancelledError, LudotecaError):
                 await task
             with contextlib.suppress(LudotecaError, RuntimeError):
-                await self._service.write(
-                    self._service.store.fail_review,
+                await self._core.write(
+                    self._core.store.fail_review,
                     game_id,
                     self._owner,
                     "the server stopped during the review; ask for it again",
@@ -308,20 +319,23 @@ class Reviews:
 
     # -- pushing -----------------------------------------------------------------------------
 
+    def _changed(self, event: ReviewChanged) -> None:
+        self.heard(event.game_id)
+
     def heard(self, game_id: str) -> None:
         """A review changed (in any process): push it to this process's watchers of the game."""
-        if self._service.has_subscribers(game_id):
+        if self._broadcast.has_subscribers(game_id):
             asyncio.get_running_loop().create_task(self._push(game_id))
 
     async def _push(self, game_id: str) -> None:
         try:
-            live = await self._service.get(game_id)
-            row = await self._service.read(self._service.store.load_review, game_id)
+            live = await self._core.get(game_id)
+            row = await self._core.read(self._core.store.load_review, game_id)
         except LudotecaError as error:
             log.warning("could not read the review of game %s: %s", game_id, error)
             return
         message = to_json({"type": "review", "review": self.answer(row, live)})
-        self._service.send(game_id, message)
+        self._broadcast.send(game_id, message)
 
 
 def move_paths(live: LiveGame, review: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
@@ -331,12 +345,13 @@ def move_paths(live: LiveGame, review: dict[str, Any]) -> dict[str, dict[str, li
     move was played in).
     """
     paths: dict[str, dict[str, list[str]]] = {}
+    states = live.states  # rebuilt once for every decision
     for decision in review.get("decisions", []):
         ply = int(decision["ply"])
         best = decision.get("best_move")
-        if best is None or best == decision.get("move") or not 0 <= ply < len(live.states):
+        if best is None or best == decision.get("move") or not 0 <= ply < len(states):
             continue
-        clicks = click_paths_of(live.states[ply])
+        clicks = click_paths_of(states[ply])
         paths[str(ply)] = {
             "move": clicks.get(str(decision.get("move")), []),
             "best": clicks.get(str(best), []),

@@ -1,11 +1,15 @@
 // The lobby: the new-game forms, the player's name, open challenges (post, accept, withdraw),
-// the player's games and the games to watch, refreshed every few seconds. Every text from
-// the server is shown with textContent (never as markup).
+// the player's games and the games to watch, pushed by the server on the lobby's WebSocket as
+// they change (polled every few seconds while the socket is down). Every text from the server
+// is shown with textContent (never as markup).
 import { api } from "./api.js";
 import { clockOf } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 2500;
+let lobbySocket = null; // the lobby's WebSocket while one is open
+// Whether the socket was opened with this browser's session (a page with a name has one).
+let sessionSeen = (document.getElementById("name-input")?.value ?? "") !== "";
 
 // The custom clock a form's fields give (read only when "custom" is chosen).
 function customClock(form) {
@@ -130,6 +134,10 @@ async function saveName() {
   const answer = await api("/api/session/name", { method: "POST", body: JSON.stringify({ name }) });
   $("name-input").value = answer.name;
   $("name-saved").textContent = `Saved: others see you as ${answer.name}.`;
+  // The name may have started this browser's session: the lobby's socket opens again with it
+  // (its pushes then list this browser's games).
+  if (!sessionSeen && lobbySocket !== null) lobbySocket.close();
+  sessionSeen = true;
   return answer.name;
 }
 
@@ -307,6 +315,10 @@ async function refreshLobby() {
   } catch {
     return; // the next refresh tries again
   }
+  showLobby(lobby);
+}
+
+function showLobby(lobby) {
   showReadiness(lobby);
   const shown = lobby.challenges.filter(inRatingRange);
   const none = lobby.challenges.length ? "No open challenge in this rating range." : "No open challenge: post one.";
@@ -326,5 +338,47 @@ async function refreshLobby() {
   }
 }
 
+// -- live updates: the lobby's WebSocket, polling while it is down ------------------------------
+
+let polling = null;
+let retryDelay = 500;
+
+function poll(on) {
+  if (on && polling === null) polling = setInterval(refreshLobby, REFRESH_MS);
+  if (!on && polling !== null) {
+    clearInterval(polling);
+    polling = null;
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let socket;
+  try {
+    socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  } catch {
+    poll(true);
+    return;
+  }
+  lobbySocket = socket;
+  socket.addEventListener("open", () => {
+    retryDelay = 500;
+    poll(false);
+    document.body.dataset.lobbyLive = "yes";
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "lobby") showLobby(message.lobby);
+  });
+  socket.addEventListener("close", () => {
+    lobbySocket = null;
+    document.body.dataset.lobbyLive = "no";
+    poll(true); // the lobby stays current while the socket is down
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 30000);
+  });
+}
+
 refreshLobby();
-setInterval(refreshLobby, REFRESH_MS);
+poll(true);
+connect();
