@@ -233,7 +233,7 @@ def test_an_estimated_puzzle_is_answered_with_its_estimates(
     assert explanation["played"]["chance"] == pytest.approx(puzzle.chances[wrong])
     assert explanation["intervals"][wrong] == pytest.approx(puzzle.intervals[wrong])
     assert f"{wrong} wins about" in explanation["why"]
-    assert "by the engine's estimate" in explanation["why"]
+    assert "(the engine's estimates: MCTS" in explanation["why"]
     assert f"{puzzle.solution} wins " in explanation["why"]
     assert explanation["line_text"].startswith(f"The engine's line: {puzzle.solution}")
     again = _answer(sqlite_client, puzzle_id, puzzle.solution)

@@ -369,11 +369,12 @@ def _check_estimate(state: State, puzzle: Puzzle) -> list[str]:
 
 
 def percent(chance: float, interval: float | None = None) -> str:
-    """A chance in words: exact (``71.0%``) or an estimate (``about 71 % ± 3``)."""
+    """A chance in words: exact (``71.0%``), an estimate (``about 71 % ± 3``), or a value
+    that is exact among estimates (interval 0: ``exactly 100 %``, a move that wins at once)."""
     if interval is None:
         return f"{chance:.1%}"
     if interval == 0:
-        return f"{chance * 100:.0f} % (exactly)"
+        return f"exactly {chance * 100:.0f} %"
     return f"about {chance * 100:.0f} % ± {max(1, round(interval * 100))}"
 
 
@@ -396,17 +397,17 @@ def judge(game: Game, puzzle: Puzzle, move: str) -> tuple[bool, str]:
     best = puzzle.chances[puzzle.solution]
     played = puzzle.chances[text]
     if puzzle.estimate is not None:
-        source = f"by the engine's estimate ({puzzle.estimate})"
+        source = f"(the engine's estimates: {puzzle.estimate})"
         others = [m for m in puzzle.chances if m != puzzle.solution]
         second = max(others, key=lambda m: (puzzle.chances[m], m))
         if text == puzzle.solution:
             return True, (
-                f"{text} wins {_said(puzzle, text)} {source}; the next best move, {second}, "
-                f"{_said(puzzle, second)}."
+                f"{text} wins {_said(puzzle, text)}; the next best move, {second}, "
+                f"{_said(puzzle, second)} {source}."
             )
         return False, (
-            f"{text} wins {_said(puzzle, text)} {source}; {puzzle.solution} wins "
-            f"{_said(puzzle, puzzle.solution)}."
+            f"{text} wins {_said(puzzle, text)}; {puzzle.solution} wins "
+            f"{_said(puzzle, puzzle.solution)} {source}."
         )
     if text == puzzle.solution:
         return True, (
