@@ -369,8 +369,11 @@ def _check_estimate(state: State, puzzle: Puzzle) -> list[str]:
 
 
 def percent(chance: float, interval: float | None = None) -> str:
-    """A chance in words: exact (``71.0%``), an estimate (``about 71 % ± 3``), or a value
-    that is exact among estimates (interval 0: ``exactly 100 %``, a move that wins at once)."""
+    """A chance in words: exact, an estimate, or exact among estimates.
+
+    ``71.0%`` without an interval; ``about 71 % ± 3`` with one; ``exactly 100 %`` with an
+    interval of 0 (a move that wins at once).
+    """
     if interval is None:
         return f"{chance:.1%}"
     if interval == 0:
