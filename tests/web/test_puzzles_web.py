@@ -335,8 +335,10 @@ def test_unknown_games_and_puzzle_ids_are_404(sqlite_client: TestClient) -> None
     for puzzle_id in (f"{GAME}-0", f"{GAME}-{count + 1}", "steppin_stones-1", "nothing"):
         response = sqlite_client.post(f"/api/puzzles/{puzzle_id}/answer", json={"moves": ["W3-B3"]})
         assert response.status_code == 404
+        ranges = "; ".join(f"{g}-1 to {g}-{len(puzzle_set(g)[1])}" for g in games_with_puzzles())
+        assert f"{GAME}-1 to {GAME}-{count}" in ranges
         assert response.json()["error"] == (
-            f"no puzzle has the id {puzzle_id!r}; puzzle ids: {GAME}-1 to {GAME}-{count}"
+            f"no puzzle has the id {puzzle_id!r}; puzzle ids: {ranges}"
         )
 
 
