@@ -167,14 +167,35 @@ def _hear_ctrl_c() -> None:
 
 
 def _wait_for_workers(pid: int, count: int) -> None:
-    """Wait until process ``pid`` has ``count`` children (its worker pool has started)."""
+    """Wait until process ``pid`` runs ``count`` pool workers and hears Ctrl+C again.
+
+    While its pool starts, the study ignores Ctrl+C (so that the workers start ignoring it);
+    its other child, multiprocessing's resource tracker, is not a worker.
+    """
     children = Path(f"/proc/{pid}/task/{pid}/children")
     if not children.exists():
         pytest.skip("needs Linux's /proc to see the worker processes")
     deadline = time.monotonic() + 240  # a guard against a hang, not a measurement
-    while len(children.read_text().split()) < count:
+    while not (len(_workers(children)) >= count and _catches_ctrl_c(pid)):
         assert time.monotonic() < deadline, "the workers never started"
         time.sleep(0.05)
+
+
+def _workers(children: Path) -> list[str]:
+    workers = []
+    for child in children.read_text().split():
+        with contextlib.suppress(OSError):  # a child may end meanwhile
+            if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes():
+                workers.append(child)
+    return workers
+
+
+def _catches_ctrl_c(pid: int) -> bool:
+    """Whether process ``pid`` has a handler for SIGINT (its mask of caught signals, from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+    return False
 
 
 @pytest.mark.parametrize(

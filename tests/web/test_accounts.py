@@ -387,7 +387,7 @@ def test_player_games_pages_and_filters(first: TestClient) -> None:
     profile = first.get("/api/players/Ada").json()
     assert profile["games"] == 22 and len(profile["recent"]) == 10
     assert_error(first.get("/api/players/ada/games", params={"game": "chess"}), 400, "salta")
-    assert_error(first.get("/api/players/ada/games", params={"result": "won"}), 400)
+    assert_error(first.get("/api/players/ada/games", params={"result": "bogus"}), 400)
     assert_error(first.get("/api/players/ada/games", params={"page": 0}), 400)
     assert_error(first.get("/api/players/nobody"), 404, "no player")
     assert_error(first.get("/api/players/nobody/games"), 404, "no player")

@@ -78,7 +78,8 @@ def test_the_board_the_turn_bar_and_the_move_controls_fit(
         page.wait_for_selector("#board svg")
         expect(page.locator("#status")).to_contain_text("Your move")
         what = f"{game_id} on a {screen}"
-        for selector in ("#turnbar", "#status", "#board svg", "#move-form"):
+        # Resign stands in the row of the game's buttons (Undo joins it after a move).
+        for selector in ("#turnbar", "#status", "#board svg", "#move-form", "#resign"):
             assert_in_view(page, selector, what)
         choices = page.locator("#choices > button")
         for index in range(choices.count()):

@@ -176,10 +176,21 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         assert "unsafe-inline" not in policy
 
 
-def test_a_405_says_which_methods_are_allowed(client: TestClient) -> None:
-    response = client.delete("/api/games")
+@pytest.mark.parametrize(
+    ("path", "allowed"),
+    [
+        ("/api/games", {"GET", "POST"}),
+        ("/api/accounts", {"POST"}),
+        ("/api/login", {"POST"}),
+        ("/api/puzzles/pente_grammai/next", {"GET"}),
+    ],
+)
+def test_a_405_says_which_methods_are_allowed(
+    client: TestClient, path: str, allowed: set[str]
+) -> None:
+    response = client.delete(path)
     assert response.status_code == 405
-    assert set(response.headers["Allow"].replace(" ", "").split(",")) == {"GET", "POST"}
+    assert set(response.headers["Allow"].replace(" ", "").split(",")) == allowed
     assert "allowed: " in response.json()["error"]
 
 

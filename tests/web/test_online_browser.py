@@ -201,28 +201,45 @@ def test_touch_targets_on_a_phone_are_at_least_40_px(
         phone.context.close()
 
 
-def test_the_lobby_is_short_on_a_phone_and_labels_fit(browser: Browser, base: str) -> None:
+def test_the_lobby_is_short_on_a_phone_and_labels_fit(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     errors: list[str] = []
-    phone = new_page(browser, errors, viewport=PHONE, is_mobile=True)
-    try:
-        phone.goto(base + "/")
-        phone.wait_for_load_state("networkidle")
-        height = phone.evaluate("() => document.documentElement.scrollHeight")
-        assert height < 3000, f"the lobby is {height} px tall on a phone"
-        assert phone.locator("details.fold-on-phone[open]").count() == 0
-        # Every choice's label fits its dropdown (measured in the dropdown's font).
-        for fold in phone.locator("details.new-game").all():
-            fold.evaluate("e => e.open = true")
-        cut = phone.evaluate(
-            """() => { const c = document.createElement('canvas').getContext('2d');
-            return [...document.querySelectorAll('select')].filter(s => s.offsetWidth > 0)
-              .flatMap(s => { c.font = getComputedStyle(s).font;
-                return [...s.options].filter(o => c.measureText(o.text).width + 30 > s.clientWidth)
-                  .map(o => o.text); }); }"""
-        )
-        assert cut == []
-        detail = phone.locator("#game-salta .seat-detail").nth(1)
-        expect(detail).to_contain_text("computer level 3")
-        assert errors == [], errors
-    finally:
-        phone.context.close()
+    with running_server(tmp_path_factory.mktemp("busy") / "games.sqlite3") as busy:
+        # A busy lobby, whatever other tests left: as many games to watch as it lists, and
+        # challenges from several browsers.
+        for _ in range(LOBBY_GAMES_LISTED):
+            httpx.post(f"{busy}/api/games", json={"game": "salta", "seats": ["human", "human"]})
+        for game_id in ludoteca.GAMES:
+            httpx.post(f"{busy}/api/challenges", json={"game": game_id})
+        phone = new_page(browser, errors, viewport=PHONE, is_mobile=True)
+        try:
+            _check_the_lobby_on_a_phone(phone, busy, errors)
+        finally:
+            phone.context.close()
+
+
+#: How many running games the lobby lists to watch.
+LOBBY_GAMES_LISTED = 20
+
+
+def _check_the_lobby_on_a_phone(phone: Page, base: str, errors: list[str]) -> None:
+    phone.goto(base + "/")
+    expect(phone.locator("#watch-count")).to_have_text(f"({LOBBY_GAMES_LISTED})")  # lists shown
+    height = phone.evaluate("() => document.documentElement.scrollHeight")
+    assert height < 3000, f"the lobby is {height} px tall on a phone"
+    assert phone.locator("details.fold-on-phone[open]").count() == 0
+    # Every choice's label fits its dropdown (measured in the dropdown's font).
+    for fold in phone.locator("details.new-game").all():
+        fold.evaluate("e => e.open = true")
+    cut = phone.evaluate(
+        """() => { const c = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll('select')].filter(s => s.offsetWidth > 0)
+          .flatMap(s => { c.font = getComputedStyle(s).font;
+            return [...s.options].filter(o => c.measureText(o.text).width + 30 > s.clientWidth)
+              .map(o => o.text); }); }"""
+    )
+    assert cut == []
+    detail = phone.locator("#game-salta .seat-detail").nth(1)
+    expect(detail).to_contain_text("computer level 3")
+    assert errors == [], errors

@@ -267,28 +267,29 @@ def test_reviews_survive_a_restart_and_an_interrupted_one_starts_again(tmp_path:
 
 
 def test_a_review_does_not_delay_the_computers_moves() -> None:
-    """A long review position in the review lane; a level-1 move asked after it comes first."""
+    """A review too long to finish holds the review lane; a level-1 move asked after it is
+    answered while the review still runs."""
     game = make("salta")
-    task = review_tasks((game, list(OPENING)), budget=20_000)[0]
+    # Far above what a review may ask for, so that it cannot end before the move.
+    endless = replace(review_tasks((game, list(OPENING)))[0], budget=100_000_000)
 
-    async def scenario() -> list[str]:
-        # The lanes' own priorities: the review's worker gives way (niceness 15).
-        pool = SearchPool({**DEFAULT_LANES, REVIEW: replace(DEFAULT_LANES[REVIEW], workers=1)})
-        finished: list[str] = []
-
-        async def run(lane: str, job: SearchJob) -> None:
-            await pool.run(lane, job)
-            finished.append(lane)
-
+    async def scenario() -> tuple[str, bool]:
+        review_lane = replace(DEFAULT_LANES[REVIEW], workers=1, time_limit=24 * 3600.0)
+        pool = SearchPool({**DEFAULT_LANES, REVIEW: review_lane})
         try:
             position = game.initial_state().to_text()
-            reviewing = SearchJob("review", "salta", {}, "", task=task)
-            review = asyncio.create_task(run(REVIEW, reviewing))
-            await asyncio.sleep(0.1)  # the review is asked for first
-            await run(QUICK, SearchJob("move", "salta", {}, position, "level:1", seed=1))
-            await review
+            reviewing = SearchJob("review", "salta", {}, "", task=endless)
+            review = asyncio.create_task(pool.run(REVIEW, reviewing))
+            while pool.waiting(REVIEW):  # the review is taken by its worker first
+                await asyncio.sleep(0.01)
+            asking = SearchJob("move", "salta", {}, position, "level:1", seed=1)
+            move = await pool.run(QUICK, asking)
+            still_reviewing = not review.done()
+            review.cancel()
         finally:
             await pool.close()
-        return finished
+        return move, still_reviewing
 
-    assert asyncio.run(scenario()) == [QUICK, REVIEW]
+    move, still_reviewing = asyncio.run(scenario())
+    assert move in {m.text for m in game.initial_state().legal_moves()}
+    assert still_reviewing

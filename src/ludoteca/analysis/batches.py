@@ -10,8 +10,9 @@ from what it has seen, and starting a pool or a Ray session every round would co
 Backends:
 
 * ``jobs=1``: one after the other in this process.
-* ``jobs=N``: a pool of N worker processes. Workers ignore Ctrl+C; this process stops them at
-  once instead, so an interrupted run neither hangs on batches in progress nor prints their stacks.
+* ``jobs=N``: a pool of N worker processes (`start_pool`). Workers ignore Ctrl+C; this process
+  stops them at once instead, so an interrupted run neither hangs on batches in progress nor
+  prints their stacks.
 * ``ray=ADDRESS``: Ray tasks (``pip install 'ludoteca[cluster]'``). ``""`` starts a local Ray
   (or joins the one already running on this machine); any other value is an address passed to
   ``ray.init`` (e.g. ``auto``, ``10.0.0.5:6379`` or ``ray://head:10001``). Every node needs the
@@ -105,8 +106,7 @@ class BatchRunner:
                 report(index, results[index])
             return results
         if self._pool is None:
-            with _ctrl_c_held():
-                self._pool = multiprocessing.Pool(self.jobs, initializer=_start_worker)
+            self._pool = start_pool(self.jobs)
         pending = [self._pool.apply_async(function, (item,)) for item in items]
         waiting = set(range(len(items)))
         while waiting:
@@ -161,39 +161,45 @@ class BatchRunner:
         return results
 
 
-@contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold a Ctrl+C back while worker processes start, and raise it once they have started.
+def start_pool(jobs: int) -> multiprocessing.pool.Pool:
+    """A pool of ``jobs`` worker processes that ignore Ctrl+C, each a fresh interpreter.
 
-    A Ctrl+C that interrupted the pool half-built would leave its workers running. This thread
-    blocks the signal, so that the workers inherit the block and drop it only once they ignore
-    Ctrl+C (`_start_worker`); one that the system hands to another thread of this process
-    meanwhile (a progress bar's, say) is noted rather than raised. Either way it is raised here
-    as soon as the pool stands.
+    Workers are spawned, not forked: a fork copies every thread's locks in whatever state they
+    are (Ray's, gRPC's, a logging handler's), and a child that starts on a lock held by a thread
+    it does not have waits forever, deaf to the SIGTERM of `multiprocessing.pool.Pool.terminate`
+    when this process handles that signal in Python.
     """
-    heard: list[int] = []
+    with _ctrl_c_ignored():
+        return multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker)
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ignore Ctrl+C while worker processes start, so that they start ignoring it too.
+
+    A program started with SIGINT ignored keeps it ignored, and Python leaves an ignored SIGINT
+    alone, so a spawned worker has no moment in its start-up in which a Ctrl+C (which a terminal
+    sends to every process of the job) would stop it with a traceback. A Ctrl+C pressed during
+    these few milliseconds is lost; the next one is heard.
+    """
     try:
-        previous = signal.signal(signal.SIGINT, lambda number, frame: heard.append(number))
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: signals are not ours to handle
         yield
         return
-    blocking = hasattr(signal, "pthread_sigmask")
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else set()
     try:
         yield
     finally:
-        if blocking:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl+C is noted now
         signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
-    if heard:
-        raise KeyboardInterrupt
 
 
 def _start_worker() -> None:
-    """A worker ignores Ctrl+C (the main process stops it), then stops holding it back."""
+    """A worker ignores Ctrl+C: the main process stops it.
+
+    Workers started with the pool inherit the ignoring; one started later, to replace a worker
+    that died, does not.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def run_batches(

@@ -14,7 +14,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -24,7 +23,7 @@ from typing import Any
 
 from ludoteca.ai.agents import AgentError
 from ludoteca.ai.specs import agent_from_spec
-from ludoteca.analysis.batches import run_batches
+from ludoteca.analysis.batches import run_batches, start_pool
 from ludoteca.analysis.match import play_specs
 from ludoteca.analysis.ratings import elo_ratings, wilson_interval
 from ludoteca.core import records
@@ -189,7 +188,7 @@ def run_tournament(
     else:
         # Workers ignore Ctrl+C; this process stops them at once instead (Pool.terminate), so
         # an interrupted tournament neither hangs on games in progress nor prints their stacks.
-        pool = multiprocessing.Pool(jobs, initializer=signal.signal, initargs=_IGNORE_SIGINT)
+        pool = start_pool(jobs)
         try:
             for result in _as_they_finish(pool.imap(_play_job, work)):
                 results.append(result)
@@ -209,7 +208,6 @@ def run_tournament(
     )
 
 
-_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
 _WAKE_EVERY = 0.2  # seconds
 
 

@@ -88,6 +88,13 @@ def add_serve_parser(commands: Any) -> None:
         help="hints one client may ask for per minute (default 30; 0: no limit)",
     )
     serve.add_argument(
+        "--login-rate",
+        default="10",
+        metavar="N",
+        help="login attempts per minute from one address, and for one account name (default "
+        "10; 0: no limit)",
+    )
+    serve.add_argument(
         "--request-timeout",
         default="20",
         metavar="S",
@@ -260,6 +267,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
         raise ServeError(f"--workers must be a whole number from 1 to {MAX_WORKERS}; got 0")
     game_rate = _whole_number(arguments.game_rate, "--game-rate", 100_000)
     hint_rate = _whole_number(arguments.hint_rate, "--hint-rate", 100_000)
+    login_rate = _whole_number(arguments.login_rate, "--login-rate", 100_000)
     limits = connection_limits(arguments)
     public_url = parse_public_url(arguments.public_url)
     db = arguments.db if arguments.db is not None else str(default_db_path())
@@ -297,6 +305,7 @@ def serve_command(arguments: argparse.Namespace, console: Console, read_line: ob
     os.environ[web_app.ENV_DB] = db  # what each server process reads (the app's factory)
     os.environ[web_app.ENV_GAME_RATE] = str(game_rate)
     os.environ[web_app.ENV_HINT_RATE] = str(hint_rate)
+    os.environ[web_app.ENV_LOGIN_RATE] = str(login_rate)
     os.environ[web_app.ENV_PREPARATION] = str(status_dir)
     if public_url is not None:
         os.environ[web_app.ENV_PUBLIC_URL] = public_url

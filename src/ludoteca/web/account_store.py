@@ -10,9 +10,10 @@ account's own key (``account:<id>``), which keeps:
 - the seats of a browser when it logs out or is logged out (revoked, password changed).
 
 So the account holds its seats on any device, and a browser that is no longer logged in holds
-none of them. Deleting an account removes its row, its logins and which seats it held; its games
-stay, with its seats' names replaced by `DELETED_NAME`; the puzzle ratings of its logged-in
-browsers go too. Each method is one transaction.
+none of them. Deleting an account removes its row, its logins, its passkeys
+(`ludoteca.web.passkeys`) and which seats it held; its games stay, with its seats' names replaced
+by `DELETED_NAME`; the puzzle ratings of its logged-in browsers go too. Each method is one
+transaction.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ludoteca.core.errors import LudotecaError
+from ludoteca.web.rated_games import forget_account as forget_ratings
 from ludoteca.web.schema import (
     account_logins_table,
+    account_passkeys_table,
     accounts_table,
     challenges_table,
     games_table,
@@ -39,6 +42,7 @@ from ludoteca.web.schema import (
     seats_table,
     session_names_table,
     session_seats_table,
+    webauthn_challenges_table,
 )
 from ludoteca.web.storage import (
     ACCOUNT_SEATS_PREFIX,
@@ -149,6 +153,14 @@ class AccountStore:
             ).first()
         return None if row is None else _account(row)
 
+    def by_id(self, account_id: str) -> Account | None:
+        """The account ``account_id``, if it exists."""
+        with self._read() as db:
+            row = db.execute(
+                select(accounts_table).where(accounts_table.c.id == account_id)
+            ).first()
+        return None if row is None else _account(row)
+
     def of_session(self, session: str | None) -> Account | None:
         """The account the browser ``session`` is logged in to, if any."""
         if session is None:
@@ -201,6 +213,7 @@ class AccountStore:
                 ).scalars()
             ]
             keys = [ACCOUNT_SEATS_PREFIX + account_id, *sessions]
+            forget_ratings(db, account_id, DELETED_NAME)
             held = select(session_seats_table.c.game_id, session_seats_table.c.seat).where(
                 session_seats_table.c.session.in_(keys)
             )
@@ -233,6 +246,16 @@ class AccountStore:
             for table in (session_seats_table, puzzle_players_table, puzzle_attempts_table):
                 db.execute(delete(table).where(table.c.session.in_(keys)))
             db.execute(delete(session_names_table).where(session_names_table.c.session.in_(keys)))
+            db.execute(
+                delete(webauthn_challenges_table).where(
+                    webauthn_challenges_table.c.session.in_(keys)
+                )
+            )
+            db.execute(
+                delete(account_passkeys_table).where(
+                    account_passkeys_table.c.account_id == account_id
+                )
+            )
             db.execute(
                 delete(account_logins_table).where(account_logins_table.c.account_id == account_id)
             )

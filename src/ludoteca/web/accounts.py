@@ -1,4 +1,6 @@
-"""Player accounts: sign up, log in and out, change the password, delete; public profiles.
+"""Player accounts: sign up, log in and out, change the password, delete.
+
+Players' public profiles, game lists and ratings are `ludoteca.web.ratings`'.
 
 Anonymous play is unchanged: a browser without an account plays with its session cookie
 (`ludoteca.web.guards.Sessions`) as before. An account is a name (2 to 24 letters, digits,
@@ -18,16 +20,15 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict
 
-from ludoteca.core.registry import game_ids
 from ludoteca.web.account_store import Account, AccountStore, NameTakenError, new_login
 from ludoteca.web.errors import (
     BadRequestError,
@@ -53,16 +54,15 @@ from ludoteca.web.passwords import (
     password_matches,
     password_problem,
 )
-from ludoteca.web.service import GameService, _summary_dict
+from ludoteca.web.service import GameService
 
 MIN_NAME = 2
 MAX_NAME = 24
 NAME_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{MIN_NAME},{MAX_NAME}}}")
 #: One answer for a wrong name and a wrong password: nobody learns which names exist.
 WRONG_LOGIN = "wrong name or password"
-#: Games on a page of a player's games, and in a profile's recent games.
-PER_PAGE = 20
-RECENT = 10
+#: The longest name of a passkey (`ludoteca.web.passkeys`).
+MAX_PASSKEY_NAME = 64
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 
@@ -108,12 +108,13 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     """Create an account; this browser is logged in to it and its games become the account's.
 
     Names are 2 to 24 letters, digits, ``_`` or ``-``, unique whatever the case; passwords 8 to
-    128 characters. 409 if the name is taken.
+    128 characters, not among the first ones guessed (`ludoteca.web.passwords`). 409 if the name
+    is taken.
     """
     _same_site(request)
     _check(request, request.app.state.name_limiter, _address(request), "new accounts")
     name = _valid_name(body.name)
-    _valid_password(body.password)
+    _valid_password(body.password, name)
     hashed = await asyncio.to_thread(hash_password, body.password)
     session = _renew(request, response)
     try:
@@ -205,7 +206,7 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
     _same_site(request)
     account, session = await _logged_in(request)
     await _confirm(request, account, body.old_password)
-    _valid_password(body.new_password)
+    _valid_password(body.new_password, account.name)
     hashed = await asyncio.to_thread(hash_password, body.new_password)
     await _service(request).write(_accounts(request).set_password, account.id, hashed, session)
     return {"changed": True}
@@ -245,51 +246,6 @@ async def revoke_session(
     return {"revoked": session_id}
 
 
-@router.get("/players/{name}", summary="A player's profile")
-async def player(request: Request, name: str) -> dict[str, Any]:
-    """The account's name, creation date and most recent games."""
-    account = await _player(request, name)
-    summaries, total = await _service(request).read(
-        _accounts(request).games, account.id, limit=RECENT
-    )
-    return _public(account) | {
-        "recent": [_summary_dict(s) for s in summaries],
-        "games": total,
-    }
-
-
-@router.get("/players/{name}/games", summary="A player's games")
-async def player_games(
-    request: Request,
-    name: str,
-    game: Annotated[str | None, Query(max_length=64, description="Only this game's.")] = None,
-    result: Annotated[
-        Literal["running", "over"] | None, Query(description="Only running games, or over.")
-    ] = None,
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="The page, from 1.")] = 1,
-) -> dict[str, Any]:
-    """A page of the account's games, most recently changed first."""
-    account = await _player(request, name)
-    if game is not None and game not in game_ids():
-        raise BadRequestError(f"no game is called {game!r}; games: {', '.join(game_ids())}")
-    summaries, total = await _service(request).read(
-        _accounts(request).games,
-        account.id,
-        game=game,
-        running=None if result is None else result == "running",
-        offset=(page - 1) * PER_PAGE,
-        limit=PER_PAGE,
-    )
-    return {
-        "name": account.name,
-        "games": [_summary_dict(s) for s in summaries],
-        "page": page,
-        "per_page": PER_PAGE,
-        "total": total,
-        "pages": max(1, -(-total // PER_PAGE)),
-    }
-
-
 # -- the pages ------------------------------------------------------------------------------
 
 
@@ -306,21 +262,8 @@ async def account_page(request: Request) -> Response:
             "max_password": MAX_PASSWORD,
             "min_name": MIN_NAME,
             "max_name": MAX_NAME,
+            "max_passkey_name": MAX_PASSKEY_NAME,
         },
-    )
-
-
-@pages.get("/@/{name}", response_class=HTMLResponse, name="profile_page")
-async def profile_page(request: Request, name: str) -> Response:
-    """A player's profile: since when, and the recent games."""
-    account = await _player(request, name)
-    summaries, total = await _service(request).read(
-        _accounts(request).games, account.id, limit=RECENT
-    )
-    return TEMPLATES.TemplateResponse(
-        request,
-        "profile.html",
-        {"player": account, "games": [_summary_dict(s) for s in summaries], "total": total},
     )
 
 
@@ -335,6 +278,18 @@ async def refuse_if_logged_in(request: Request) -> None:
             f"this browser is logged in as {account.name!r} and plays under that name; "
             "log out (POST /api/logout) to play anonymously under another"
         )
+
+
+async def nav_account(request: Request) -> None:
+    """Note the name of the account this browser is logged in to, for the pages' navigation.
+
+    ``request.state.account_name``: the name, or ``None`` (the navigation says "Log in").
+    """
+    account = None
+    session = session_of(request)
+    if session is not None:
+        account = await _service(request).read(_accounts(request).of_session, session)
+    request.state.account_name = None if account is None else account.name
 
 
 def _service(request: Request) -> GameService:
@@ -369,8 +324,8 @@ def _valid_name(name: str) -> str:
     return name
 
 
-def _valid_password(password: str) -> None:
-    problem = password_problem(password)
+def _valid_password(password: str, name: str) -> None:
+    problem = password_problem(password, name)
     if problem is not None:
         raise BadRequestError(problem)
 

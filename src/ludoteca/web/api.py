@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
+from ludoteca.web.account_store import AccountStore
 from ludoteca.web.accounts import refuse_if_logged_in
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import (
@@ -32,7 +33,14 @@ from ludoteca.web.guards import (
     session_or_new,
 )
 from ludoteca.web.live import LiveGame, to_json, with_now
-from ludoteca.web.service import MAX_NAME, PER_PAGE, GameService, challenge_dict, clean_name
+from ludoteca.web.service import (
+    MAX_NAME,
+    PER_PAGE,
+    GameService,
+    challenge_dict,
+    clean_name,
+    with_poster_ratings,
+)
 
 # A float too: a huge or fractional number then reaches the option's own check, which names
 # the accepted values.
@@ -157,6 +165,11 @@ class ChallengeRequest(BaseModel):
     clock: ClockInput = CLOCK_FIELD
     name: NameInput | None = Field(
         default=None, description="Your display name (default: the browser's chosen name)."
+    )
+    rated: bool = Field(
+        default=False,
+        description="Whether the game is rated (Glicko-2): only between two players logged in "
+        "to accounts; false (the default) for a casual game open to anyone.",
     )
 
 
@@ -510,14 +523,38 @@ async def get_review(game_id: GameId, request: Request) -> dict[str, Any]:
     return await service_of(request).reviews.get(game_id)
 
 
+RatingBound = Annotated[
+    int | None,
+    Query(
+        ge=0,
+        le=5000,
+        description="Only challenges whose poster's rating (in the challenge's game and time "
+        "control) is at least min_rating / at most max_rating; challenges of posters without an "
+        "account have no rating and are left out when a bound is given.",
+    ),
+]
+
+
 @router.get("/lobby", summary="Open challenges, games to watch, your games")
-async def get_lobby(request: Request) -> dict[str, Any]:
+async def get_lobby(
+    request: Request, min_rating: RatingBound = None, max_rating: RatingBound = None
+) -> dict[str, Any]:
     """The lobby: open challenges, running games to watch, and this browser's games.
 
-    ``challenges`` (open, newest first), ``playing`` (running games) and ``mine`` (the games of
-    this browser session; empty without a session cookie).
+    ``challenges`` (open, newest first; each ``rated`` or not, with its ``poster_rating``),
+    ``playing`` (running games) and ``mine`` (the games of this browser session; empty without
+    a session cookie).
     """
-    return await service_of(request).lobby(session_of(request))
+    lobby = await service_of(request).lobby(session_of(request))
+    if min_rating is not None or max_rating is not None:
+        low = -1e9 if min_rating is None else min_rating
+        high = 1e9 if max_rating is None else max_rating
+        lobby["challenges"] = [
+            c
+            for c in lobby["challenges"]
+            if c["poster_rating"] is not None and low <= c["poster_rating"]["rating"] <= high
+        ]
+    return lobby
 
 
 @router.post("/challenges", status_code=201, summary="Post an open challenge")
@@ -533,6 +570,7 @@ async def post_challenge(
     service = service_of(request)
     session = session_or_new(request, response)
     name = body.name if body.name is not None else await service.name_of(session)
+    account = await service.read(AccountStore(service.store).of_session, session)
     challenge = await service.post_challenge(
         body.game,
         options=body.options,
@@ -540,8 +578,11 @@ async def post_challenge(
         clock=body.clock,
         name=name,
         session=session,
+        rated=body.rated,
+        account=None if account is None else account.id,
     )
-    return challenge_dict(challenge, session) | {
+    (shown,) = await with_poster_ratings(service, [challenge], session)
+    return shown | {
         "secret": challenge.secret,
         "game_id": challenge.game_id,
         "seat": challenge.poster_seat,
@@ -568,7 +609,10 @@ async def accept_challenge(
     service = service_of(request)
     session = session_or_new(request, response)
     name = body.name if body.name is not None else await service.name_of(session)
-    made, seat = await service.accept_challenge(challenge_id, name=name, session=session)
+    account = await service.read(AccountStore(service.store).of_session, session)
+    made, seat = await service.accept_challenge(
+        challenge_id, name=name, session=session, account=None if account is None else account.id
+    )
     live = made.live
     return {
         "id": live.id,

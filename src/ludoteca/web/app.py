@@ -14,23 +14,23 @@ import logging
 import os
 import sys
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 
 import ludoteca
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import PluginWarning, game_ids, load_plugins
-from ludoteca.web import accounts, analysis, api, lessons, pages, puzzles
+from ludoteca.web import accounts, analysis, api, lessons, pages, passkeys, puzzles, ratings
 from ludoteca.web.catalogue import styles_css
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.fastpath import MAX_MESSAGE, MoveFastPath, error_json
@@ -66,6 +66,7 @@ SWITCH_INTERVAL = 0.0005
 ENV_DB = "LUDOTECA_DB"
 ENV_GAME_RATE = "LUDOTECA_GAME_RATE"
 ENV_HINT_RATE = "LUDOTECA_HINT_RATE"
+ENV_LOGIN_RATE = "LUDOTECA_LOGIN_RATE"
 ENV_PREPARATION = "LUDOTECA_PREPARATION_DIR"
 ENV_PUBLIC_URL = "LUDOTECA_PUBLIC_URL"
 
@@ -204,17 +205,22 @@ def create_app(
     app.state.name_limiter = RateLimiter(settings.game_rate, burst=10)
     app.state.login_limiter = RateLimiter(settings.login_rate, burst=10)
     app.state.account_login_limiter = RateLimiter(settings.login_rate, burst=10)
+    # Every page's navigation names the account its browser is logged in to.
+    with_account = [Depends(accounts.nav_account)]
     app.include_router(api.router)
     app.include_router(api.websocket_router)
-    app.include_router(pages.router)
+    app.include_router(pages.router, dependencies=with_account)
     app.include_router(lessons.router)
-    app.include_router(lessons.pages)
+    app.include_router(lessons.pages, dependencies=with_account)
     app.include_router(puzzles.router)
-    app.include_router(puzzles.pages)
+    app.include_router(puzzles.pages, dependencies=with_account)
     app.include_router(analysis.router)
-    app.include_router(analysis.pages)
+    app.include_router(analysis.pages, dependencies=with_account)
     app.include_router(accounts.router)
-    app.include_router(accounts.pages)
+    app.include_router(passkeys.router)
+    app.include_router(accounts.pages, dependencies=with_account)
+    app.include_router(ratings.router)
+    app.include_router(ratings.pages, dependencies=with_account)
     app.add_api_route(
         "/styles/games.css", _game_styles, name="game_styles", include_in_schema=False
     )
@@ -310,6 +316,7 @@ def create_app_from_environment() -> FastAPI:
     settings = ServerSettings(
         game_rate=float(os.environ.get(ENV_GAME_RATE, "30")),
         hint_rate=float(os.environ.get(ENV_HINT_RATE, "30")),
+        login_rate=float(os.environ.get(ENV_LOGIN_RATE, "10")),
         serve_while_preparing=True,
         preparation_dir=Path(preparation) if preparation else None,
         start_workers=True,
@@ -393,12 +400,25 @@ async def _http_exception(request: Request, error: Exception) -> Response:
 def _allowed_methods(request: Request) -> list[str]:
     """Every method some route answers on this path (the router names only the first route's)."""
     allowed: set[str] = set()
-    for route in (*api.router.routes, *pages.router.routes):
+    for route in _flat_routes(request.app.router.routes):
         match, _ = route.matches(request.scope)  # PARTIAL: the path matches, the method not
         methods = getattr(route, "methods", None)
         if match != Match.NONE and methods:
             allowed.update(methods)
     return sorted(allowed)
+
+
+def _flat_routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    """Every route of every feature's router (FastAPI keeps an included router as one entry).
+
+    The routers are included without a prefix: each route's path is its whole path.
+    """
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is None:
+            yield route
+        else:
+            yield from _flat_routes(included.routes)
 
 
 async def _unexpected_error(request: Request, error: Exception) -> Response:

@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, select, update
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import make
-from ludoteca.web.schema import games_table, moves_table, settings_table
+from ludoteca.web.schema import (
+    NO_WINNER,
+    games_table,
+    moves_table,
+    seats_table,
+    settings_table,
+)
 
 log = logging.getLogger(__name__)
 
 #: The ``settings`` row revision 0002 leaves when the database held games.
 RESULTS_PENDING = "results_pending"
+#: The ``settings`` row revision 0009 leaves when the database held games: their winners.
+WINNERS_PENDING = "winners_pending"
 
 
 def fill_missing_results(engine: Engine) -> int:
@@ -85,3 +94,68 @@ def _replayed_result(
         log.warning("the result of game %s could not be filled in: %s", game_id, error)
         return None
     return None if state.outcome is None else state.outcome.reason
+
+
+def fill_missing_winners(engine: Engine) -> int:
+    """Record the winner (``games.winner``) of every game over without one, once.
+
+    Revision 0009 added the column and left the `WINNERS_PENDING` note; as with the results,
+    the note is taken and the winners written in one transaction. An agreed draw has
+    `NO_WINNER`; a resignation or a time out in a two-player game, the other seat; an end by
+    the rules, the rules' winner (today's rules replay the moves). A game that cannot be
+    replayed is logged and keeps no winner (the players' won, lost and drawn lists leave it out).
+
+    Returns:
+        How many games were given a winner.
+    """
+    with engine.begin() as db:
+        note = delete(settings_table).where(settings_table.c.name == WINNERS_PENDING)
+        if not db.execute(note).rowcount:
+            return 0
+        games = db.execute(
+            select(
+                games_table.c.id,
+                games_table.c.game,
+                games_table.c.options,
+                games_table.c.start,
+                games_table.c.resigned,
+                games_table.c.timed_out,
+                games_table.c.agreed,
+            ).where(games_table.c.result.is_not(None), games_table.c.winner.is_(None))
+        ).all()
+        filled = 0
+        for game in games:
+            winner = _recorded_winner(db, game)
+            if winner is not None:
+                db.execute(
+                    update(games_table).where(games_table.c.id == game.id).values(winner=winner)
+                )
+                filled += 1
+    if filled:
+        log.info("recorded the winners of %d games that ended before winners were kept", filled)
+    return filled
+
+
+def _recorded_winner(db: Connection, game: Any) -> int | None:
+    if game.agreed == "draw":
+        return NO_WINNER
+    loser = game.resigned if game.resigned is not None else game.timed_out
+    if loser is not None:
+        seats = db.execute(select(seats_table.c.seat).where(seats_table.c.game_id == game.id)).all()
+        return 1 - int(loser) if len(seats) == 2 else NO_WINNER
+    texts = db.execute(
+        select(moves_table.c.text)
+        .where(moves_table.c.game_id == game.id)
+        .order_by(moves_table.c.number)
+    ).scalars()
+    try:
+        rules = make(game.game, **json.loads(game.options))
+        state = rules.parse_state(game.start) if game.start is not None else rules.initial_state()
+        for text in texts:
+            state = state.apply(text)
+    except (LudotecaError, IndexError, ValueError, TypeError) as error:
+        log.warning("the winner of game %s could not be filled in: %s", game.id, error)
+        return None
+    if state.outcome is None:
+        return None
+    return NO_WINNER if state.outcome.winner is None else int(state.outcome.winner)

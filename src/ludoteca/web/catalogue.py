@@ -18,6 +18,7 @@ from ludoteca.core.registry import game_class, game_ids, make
 from ludoteca.core.rules_pages import rules_text
 from ludoteca.drawing.styles import game_styles_css
 from ludoteca.web.boards import thumbnail
+from ludoteca.web.rated_games import level_words
 
 _RULES_IN_BRIEF = re.compile(r"^Rules in brief(?: \([^)]*\))?:\s*")
 
@@ -131,13 +132,18 @@ def picture(game_id: str) -> str | None:
     return thumbnail(make(game_id).initial_state())
 
 
+def _level_label(game_id: str, level: int, summary: str) -> str:
+    strength = level_words(game_id, level)
+    return f"computer level {level}: {summary}" + (f"; {strength}" if strength else "")
+
+
 def computer_choices(game_id: str) -> tuple[tuple[str, str, bool], ...]:
     """The computer players the form offers: (seat spec, label, whether it is available)."""
     game = make(game_id)
     choices = []
     for spec, label in [
         *(
-            (f"level:{level}", f"computer level {level}: {level_setting(game, level).summary}")
+            (f"level:{level}", _level_label(game_id, level, level_setting(game, level).summary))
             for level in LEVELS
         ),
         ("random", "random player: random moves"),

@@ -86,6 +86,7 @@ class LiveGame:
     draw_offer: int | None = None
     rematch_offer: int | None = None
     rematch_id: str | None = None
+    rated: bool = False
     since: float = field(default_factory=time.monotonic)
     _snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
     #: The click paths of the latest board drawn, by move number (they mark the next board's
@@ -152,6 +153,7 @@ class LiveGame:
         self.draw_offer = row.draw_offer
         self.rematch_offer = row.rematch_offer
         self.rematch_id = row.rematch_id
+        self.rated = row.rated
 
     # -- positions --------------------------------------------------------------------------
 
@@ -388,6 +390,7 @@ class LiveGame:
             "rematch": self.rematch_id,
             "undo_allowed": not self.has_invited_player and result is None,
             "hints": self.hints,
+            "rated": self.rated,
             "version": self.version,
             "computer_to_move": self.computer_to_move,
             "created": self.created,

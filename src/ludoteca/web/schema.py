@@ -9,9 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
+
+#: ``games.winner`` of a game over with no single winner (a draw, a lost solitaire).
+NO_WINNER = -1
 
 games_table = Table(
     "games",
@@ -34,6 +48,10 @@ games_table = Table(
     Column("draw_offer", Integer),
     Column("rematch_offer", Integer),
     Column("rematch_id", String),
+    Column("rated", Boolean, nullable=False, server_default="0"),
+    # The winner's seat once over (`NO_WINNER`: a draw or nobody); ``None`` while running, and
+    # for games that ended before revision 0009 kept it.
+    Column("winner", Integer),
     Index("games_by_update", "updated"),
 )
 seats_table = Table(
@@ -45,6 +63,8 @@ seats_table = Table(
     Column("agent", String),
     Column("token", String),
     Column("name", String),
+    Column("account_id", String),  # the account playing it, in a rated game (revision 0009)
+    Index("seats_by_account", "account_id"),
 )
 moves_table = Table(
     "moves",
@@ -89,6 +109,8 @@ challenges_table = Table(
     Column("accepter_name", String),
     Column("created", String, nullable=False),
     Column("updated", String, nullable=False),
+    Column("rated", Boolean, nullable=False, server_default="0"),
+    Column("poster_account", String),
     Index("challenges_by_status", "status", "created"),
 )
 session_names_table = Table(
@@ -198,4 +220,77 @@ account_logins_table = Table(
     Column("address", String),
     Column("agent", String),
     Index("account_logins_by_account", "account_id"),
+)
+
+
+# -- ratings of rated games (`ludoteca.web.rating_store`) ---------------------------------------
+
+#: One Glicko-2 rating per account, game id and time control (``realtime``, ``correspondence``),
+#: with the rated games' count and their wins, draws and losses.
+player_ratings_table = Table(
+    "player_ratings",
+    metadata,
+    Column("account_id", String, primary_key=True),
+    Column("game", String, primary_key=True),
+    Column("time_control", String, primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("draws", Integer, nullable=False, server_default="0"),
+    Column("losses", Integer, nullable=False, server_default="0"),
+    Column("updated", String, nullable=False),
+    Index("player_ratings_by_rating", "game", "time_control", "rating"),
+)
+#: One row per rated game and player: the rating before and after it. A game is rated once: the
+#: pair (game row, account) is unique.
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String, nullable=False),
+    Column("account_id", String, nullable=False),
+    Column("game", String, nullable=False),
+    Column("time_control", String, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("opponent_id", String),
+    Column("rating_before", Float, nullable=False),
+    Column("deviation_before", Float, nullable=False),
+    Column("volatility_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("deviation_after", Float, nullable=False),
+    Column("volatility_after", Float, nullable=False),
+    Column("at", String, nullable=False),
+    UniqueConstraint("game_id", "account_id", name="rating_history_once"),
+    Index("rating_history_by_account", "account_id", "game", "time_control", "at"),
+)
+#: One row per passkey (WebAuthn credential) of an account: ``id`` names it on the account page,
+#: ``credential_id`` is the authenticator's id of it (base64url), ``public_key`` its COSE public
+#: key (base64url), ``sign_count`` the authenticator's counter at its last use.
+account_passkeys_table = Table(
+    "account_passkeys",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("account_id", String, nullable=False),
+    Column("credential_id", String, nullable=False, unique=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False, server_default="0"),
+    Column("name", String, nullable=False),
+    Column("created", String, nullable=False),
+    Column("used", String),
+    Index("account_passkeys_by_account", "account_id"),
+)
+#: The WebAuthn challenge a browser session was given, one per session and purpose
+#: (``register`` or ``login``): single use (taken out when answered), ``expires`` in seconds
+#: since the epoch; ``account_id`` is the account a ``register`` challenge adds a passkey to.
+webauthn_challenges_table = Table(
+    "webauthn_challenges",
+    metadata,
+    Column("session", String, primary_key=True),
+    Column("purpose", String, primary_key=True),
+    Column("challenge", String, nullable=False),
+    Column("account_id", String),
+    Column("expires", Float, nullable=False),
 )

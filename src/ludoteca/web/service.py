@@ -47,6 +47,7 @@ from ludoteca.web.errors import (
     ConflictError,
     ForbiddenError,
     NotFoundError,
+    WebError,
     http_error,
 )
 from ludoteca.web.live import (
@@ -60,8 +61,10 @@ from ludoteca.web.live import (
     to_json,
 )
 from ludoteca.web.mailbox import Mailbox
+from ludoteca.web.rating_store import RatingStore
 from ludoteca.web.readiness import Readiness
 from ludoteca.web.reviews import DEFAULT_STALE_SECONDS, Reviews
+from ludoteca.web.schema import NO_WINNER
 from ludoteca.web.searches import (
     HINTS,
     PoolBusyError,
@@ -101,6 +104,12 @@ MAX_NAME = 24
 RANDOM_SIDE = "random"
 
 T = TypeVar("T")
+
+
+class RatedWithoutAccountError(WebError):
+    """A rated challenge posted or accepted by a browser not logged in to an account."""
+
+    status = 401
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +431,7 @@ class GameService:
             hints=hints,
             clock=clock,
             clock_state=clock_state,
+            rated=bool(store_options.get("rated", False)),
         )
         self._remember(live)
         self._schedule_computer(live)
@@ -763,6 +773,8 @@ class GameService:
         clock: object,
         name: str | None,
         session: str | None,
+        rated: bool = False,
+        account: str | None = None,
     ) -> ChallengeRow:
         """Post an open challenge to the lobby; anyone may accept it and take the other seat.
 
@@ -773,6 +785,8 @@ class GameService:
             clock: The clock as the API takes it, or ``None``.
             name: The poster's display name.
             session: The poster's browser session (it gets the seat once accepted).
+            rated: Whether the game is to be rated (`ludoteca.web.ratings`).
+            account: The poster's account (needed for a rated challenge).
 
         Raises:
             BadRequestError: A bad game, option, side, clock or name.
@@ -785,6 +799,11 @@ class GameService:
                 f"open challenges are for two players; {game.name} has {game.num_players}"
             )
         poster_name = _required_name(name)
+        if rated and account is None:
+            raise RatedWithoutAccountError(
+                "a rated challenge is posted by a player logged in to an account "
+                "(POST /api/login); post it with rated false to play a casual game"
+            )
         spec = parse_spec(clock)
         seat = _side(game, side)
         stamp = now_stamp()
@@ -804,6 +823,8 @@ class GameService:
             accepter_name=None,
             created=stamp,
             updated=stamp,
+            rated=rated,
+            poster_account=account,
         )
         await self._write(self.store.post_challenge, challenge)
         return challenge
@@ -820,7 +841,12 @@ class GameService:
         return found
 
     async def accept_challenge(
-        self, challenge_id: str, *, name: str | None, session: str | None
+        self,
+        challenge_id: str,
+        *,
+        name: str | None,
+        session: str | None,
+        account: str | None = None,
     ) -> tuple[CreatedGame, int]:
         """Accept an open challenge: its game is created with the accepter in the other seat.
 
@@ -837,14 +863,28 @@ class GameService:
             raise ConflictError(f"this challenge is no longer open (it was {challenge.status})")
         if session is not None and session == challenge.poster_session:
             raise ConflictError("this is your own challenge; wait for someone to accept it")
+        if challenge.rated and account is None:
+            raise RatedWithoutAccountError(
+                "this challenge is rated: it is accepted by a player logged in to an account "
+                "(POST /api/login), and only casual challenges are open to anyone"
+            )
+        if challenge.rated and account == challenge.poster_account:
+            raise ConflictError("this is your own account's challenge; a rated game needs two")
         self.readiness.check(challenge.game)
         game, start = _rules(challenge.game, challenge.options, None)
         mine = 1 - challenge.poster_seat
         rows = [
             SeatRow(
-                challenge.poster_seat, HUMAN, None, challenge.poster_token, challenge.poster_name
+                challenge.poster_seat,
+                HUMAN,
+                None,
+                challenge.poster_token,
+                challenge.poster_name,
+                challenge.poster_account if challenge.rated else None,
             ),
-            SeatRow(mine, INVITE, None, new_token(), accepter),
+            SeatRow(
+                mine, INVITE, None, new_token(), accepter, account if challenge.rated else None
+            ),
         ]
         rows.sort(key=lambda row: row.seat)
         spec = parse_spec(json.loads(challenge.clock)) if challenge.clock else None
@@ -857,6 +897,7 @@ class GameService:
             challenge.hints,
             challenge=challenge.id,
             accepter_session=session,
+            rated=challenge.rated,
         )
         return made, mine
 
@@ -884,7 +925,7 @@ class GameService:
         if session is not None:
             mine, _ = await self._read(self.store.list_games, session=session, limit=20)
         return {
-            "challenges": [challenge_dict(c, session) for c in challenges],
+            "challenges": await with_poster_ratings(self, challenges, session),
             "playing": [_summary_dict(s) for s in running],
             "mine": [_summary_dict(s) for s in mine],
             **self.readiness.summary(),
@@ -976,6 +1017,8 @@ class GameService:
             columns["clock_state"] = clock_state.to_json()
         if live.draw_offer is not None:
             columns["draw_offer"] = None  # a move declines a standing draw offer
+        if end is not None:
+            columns["winner"] = NO_WINNER if end.winner is None else end.winner
         written = await self._write(
             self.store.append_moves,
             live.id,
@@ -1276,4 +1319,20 @@ def challenge_dict(challenge: ChallengeRow, session: str | None = None) -> dict[
         "game_id": challenge.game_id if challenge.status == "accepted" else None,
         "created": challenge.created,
         "yours": session is not None and session == challenge.poster_session,
+        "rated": challenge.rated,
     }
+
+
+async def with_poster_ratings(
+    service: GameService, challenges: Sequence[ChallengeRow], session: str | None
+) -> list[dict[str, Any]]:
+    """The challenges for the API, each with its poster's rating in its game and time control.
+
+    ``poster_rating`` is ``null`` for a poster without an account (`ludoteca.web.rating_store`).
+    """
+    ratings = await service.read(RatingStore(service.store).poster_ratings, challenges)
+    return [
+        challenge_dict(c, session)
+        | {"poster_rating": None if c.id not in ratings else ratings[c.id].public()}
+        for c in challenges
+    ]

@@ -62,7 +62,9 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.options import OptionValue
 from ludoteca.core.paths import data_dir
+from ludoteca.web.rated_games import rate_game
 from ludoteca.web.schema import (
+    NO_WINNER,
     account_logins_table,
     accounts_table,
     challenges_table,
@@ -138,6 +140,7 @@ class SeatRow:
         agent: The agent spec of a computer seat (``"level:3"``), else ``None``.
         token: The secret that lets a person move for this seat (``None`` for computers).
         name: The display name of the person playing it, if they chose one.
+        account: The account playing it, in a rated game (`ludoteca.web.rating_store`).
     """
 
     seat: int
@@ -145,6 +148,7 @@ class SeatRow:
     agent: str | None
     token: str | None
     name: str | None = None
+    account: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +173,7 @@ class GameRow:
     draw_offer: int | None = None
     rematch_offer: int | None = None
     rematch_id: str | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +195,8 @@ class ChallengeRow:
     accepter_name: str | None
     created: str
     updated: str
+    rated: bool = False
+    poster_account: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,11 +326,12 @@ class GameStore:
         )
         try:
             self._check_foreign(opening, location)
-            from ludoteca.web.backfill import fill_missing_results
+            from ludoteca.web.backfill import fill_missing_results, fill_missing_winners
             from ludoteca.web.migrations import upgrade
 
             upgrade(opening)
             fill_missing_results(opening)  # results the schema's revision 0002 left to the rules
+            fill_missing_winners(opening)  # and the winners revision 0009 did
         except StorageError:
             self.engine.dispose()
             raise
@@ -453,8 +461,30 @@ class GameStore:
                 if current is not None
                 else f"there is no game {game_id!r}"
             )
+        if values.get("result") is not None:
+            self._game_ended(db, game_id, values)
         self._announce(db, game_id, based_on + 1)
         return Written(based_on + 1, stamp)
+
+    @staticmethod
+    def _game_ended(db: Connection, game_id: str, values: dict[str, Any]) -> None:
+        """The game's result was just written (``values``): record its winner and rate it.
+
+        The one place where the end of a game is seen, whatever ended it, inside the transaction
+        that records it. The winner is the seat the writer gives (``winner``, the rules' end),
+        else the other seat of a two-player game resigned or timed out; `NO_WINNER` for an
+        agreed draw and other ends. Then `ludoteca.web.rating_store.rate_game` moves the
+        ratings of a rated game, in the same transaction.
+        """
+        winner = values.get("winner")
+        if "winner" not in values:
+            loser = values.get("resigned", values.get("timed_out"))
+            players = db.execute(
+                select(func.count()).where(seats_table.c.game_id == game_id)
+            ).scalar()
+            winner = 1 - loser if loser is not None and players == 2 else NO_WINNER
+            db.execute(update(games_table).where(games_table.c.id == game_id).values(winner=winner))
+        rate_game(db, game_id)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -474,6 +504,7 @@ class GameStore:
         rematch_of: tuple[str, int] | None = None,
         challenge: str | None = None,
         accepter_session: str | None = None,
+        rated: bool = False,
     ) -> GameRow:
         """Store a new game (with the chance outcomes already rolled at its start).
 
@@ -494,6 +525,7 @@ class GameStore:
             challenge: The open challenge this game takes up: it is marked accepted in the same
                 transaction, and refused (`ChallengeTakenError`) if it is no longer open.
             accepter_session: The browser session that accepted ``challenge``.
+            rated: Whether the game is rated (its seats then name their accounts).
         """
         stamp = now_stamp()
         version = 1 if moves else 0
@@ -516,13 +548,14 @@ class GameStore:
                     hints=hints,
                     clock=clock,
                     clock_state=clock_state,
+                    rated=rated,
                 )
             )
             db.execute(
                 insert(seats_table),
                 [
                     {"game_id": game_id, "seat": s.seat, "kind": s.kind, "agent": s.agent}
-                    | {"token": s.token, "name": s.name}
+                    | {"token": s.token, "name": s.name, "account_id": s.account}
                     for s in seats
                 ],
             )
@@ -552,6 +585,7 @@ class GameStore:
             hints=hints,
             clock=clock,
             clock_state=clock_state,
+            rated=rated,
         )
 
     def _take_challenge(
@@ -720,6 +754,7 @@ class GameStore:
                 draw_offer=row.draw_offer,
                 rematch_offer=row.rematch_offer,
                 rematch_id=row.rematch_id,
+                rated=bool(row.rated),
             )
 
     def version(self, game_id: str) -> int | None:
@@ -740,7 +775,14 @@ class GameStore:
         )
         for s in rows:
             found[s.game_id].append(
-                SeatRow(seat=s.seat, kind=s.kind, agent=s.agent, token=s.token, name=s.name)
+                SeatRow(
+                    seat=s.seat,
+                    kind=s.kind,
+                    agent=s.agent,
+                    token=s.token,
+                    name=s.name,
+                    account=s.account_id,
+                )
             )
         return {game_id: tuple(seats) for game_id, seats in found.items()}
 
@@ -1093,6 +1135,7 @@ def _challenge_row(row: Any) -> ChallengeRow:
     values = {name: getattr(row, name) for name in ChallengeRow.__dataclass_fields__}
     values["options"] = json.loads(row.options)
     values["hints"] = bool(row.hints)
+    values["rated"] = bool(row.rated)
     return ChallengeRow(**values)
 
 

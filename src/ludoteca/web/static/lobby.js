@@ -142,7 +142,24 @@ $("name-form").addEventListener("submit", async (event) => {
   }
 });
 
+// A browser logged in to an account plays under the account's name, and may post and accept
+// rated challenges.
+let account = null;
+const accountKnown = api("/api/account")
+  .then((answer) => {
+    account = answer.name;
+    $("name-input").value = account;
+    $("name-input").disabled = true;
+    $("name-form").querySelector("button").disabled = true;
+    $("name-saved").textContent = `Logged in: others see you as ${account}.`;
+    challengeForm.elements.rated.disabled = false;
+    $("rated-help").textContent = "Rated games move both players' ratings.";
+  })
+  .catch(() => {});
+
 async function ensureName() {
+  await accountKnown;
+  if (account !== null) return account;
   if (!$("name-input").value.trim()) {
     $("name-input").focus();
     throw new Error("Choose your name first (above): the other player sees it.");
@@ -185,6 +202,7 @@ challengeForm.addEventListener("submit", async (event) => {
         game: gameSelect.value,
         side: challengeForm.elements.side.value,
         clock: clockOf(challengeForm.elements.clock.value, customClock(challengeForm)),
+        rated: challengeForm.elements.rated.checked,
       }),
     });
     secrets[posted.id] = { secret: posted.secret, game: posted.game_id };
@@ -233,7 +251,10 @@ function showChallenge(challenge) {
   li.className = "challenge";
   const text = document.createElement("span");
   const clock = challenge.clock ? challenge.clock.description : "no clock";
-  text.textContent = `${challenge.name}: ${challenge.poster} plays ${challenge.poster_side} · ${clock}`;
+  const rating = challenge.poster_rating ? ` (${challenge.poster_rating.shown})` : "";
+  const kind = challenge.rated ? " · rated" : "";
+  text.textContent =
+    `${challenge.name}: ${challenge.poster}${rating} plays ${challenge.poster_side} · ${clock}${kind}`;
   li.append(text, " ");
   if (challenge.yours) {
     li.append(
@@ -267,6 +288,18 @@ function showChallenge(challenge) {
   return li;
 }
 
+// The rating range the player filters challenges by (either bound may be left empty); a
+// challenge of a poster without an account has no rating and is hidden while a bound is set.
+function inRatingRange(challenge) {
+  const low = $("min-rating").value.trim();
+  const high = $("max-rating").value.trim();
+  if (!low && !high) return true;
+  const rating = challenge.poster_rating ? challenge.poster_rating.rating : null;
+  if (rating === null) return false;
+  return (!low || rating >= Number(low)) && (!high || rating <= Number(high));
+}
+for (const bound of ["min-rating", "max-rating"]) $(bound).addEventListener("input", () => refreshLobby());
+
 async function refreshLobby() {
   let lobby;
   try {
@@ -275,9 +308,12 @@ async function refreshLobby() {
     return; // the next refresh tries again
   }
   showReadiness(lobby);
-  showList($("challenges"), lobby.challenges, "No open challenge: post one.", showChallenge);
+  const shown = lobby.challenges.filter(inRatingRange);
+  const none = lobby.challenges.length ? "No open challenge in this rating range." : "No open challenge: post one.";
+  showList($("challenges"), shown, none, showChallenge);
   showList($("my-games"), lobby.mine, "None yet.", (game) => item(describeGame(game), `/games/${game.id}`));
   showList($("watch-games"), lobby.playing, "None now.", (game) => item(describeGame(game), `/games/${game.id}`));
+  $("watch-count").textContent = lobby.playing.length ? `(${lobby.playing.length})` : "";
   // A challenge of ours was accepted: its game is ours now; open it.
   for (const [id, kept] of Object.entries(secrets)) {
     if (lobby.challenges.some((c) => c.id === id)) continue;
