@@ -14,8 +14,10 @@ from ludoteca.analysis.puzzles import (
     check,
     clear_best,
     generate,
+    generate_exact,
     judge,
     load,
+    move_chances,
 )
 from ludoteca.core import make
 from tests.support import run_combined
@@ -58,9 +60,11 @@ def test_generating_is_deterministic_for_a_seed_and_only_clear_moves_qualify() -
     assert clear_best({"a": 0.9}) is None
 
 
-def test_a_game_without_a_solved_table_is_refused() -> None:
+def test_exact_chances_are_refused_for_a_game_without_a_solved_table() -> None:
     with pytest.raises(PuzzleError, match="Salta is not solved"):
-        generate(make("salta"), 1, seed=1)
+        move_chances(make("salta").initial_state())
+    with pytest.raises(PuzzleError, match="Salta is not solved"):
+        generate_exact(make("salta"), 1, seed=1)
 
 
 def test_judging_says_why_with_the_exact_chances() -> None:
@@ -99,7 +103,7 @@ def test_the_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
         capsys, ["puzzles", "play", "pente_grammai", "--file", str(out)], first.solution
     )
     assert status == 0 and "Right!" in text and "Solved 1 of 1." in text
-    status, text = run_combined(capsys, ["puzzles", "play", "salta"])
-    assert status == 2 and "Salta ships no puzzles" in text
-    status, text = run_combined(capsys, ["puzzles", "generate", "salta", "--count", "2"])
-    assert status == 2 and "Salta is not solved" in text
+    status, text = run_combined(capsys, ["puzzles", "play", "steppin_stones"])
+    assert status == 2 and "Steppin' Stones ships no puzzles" in text
+    status, text = run_combined(capsys, ["puzzles", "generate", "steppin_stones", "--count", "2"])
+    assert status == 2 and "Steppin' Stones is a solitaire" in text

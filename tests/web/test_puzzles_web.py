@@ -214,6 +214,33 @@ def test_a_wrong_answer_is_explained_by_the_solved_table(client: TestClient) -> 
     assert again["player_change"] == 0
 
 
+@pytest.mark.parametrize("game_id", ["salta", "splinter"])
+def test_an_estimated_puzzle_is_answered_with_its_estimates(
+    sqlite_client: TestClient, game_id: str
+) -> None:
+    """A game without exact values: right and wrong answers, worded as estimates."""
+    body = sqlite_client.get(f"/api/puzzles/{game_id}/next").json()
+    puzzle_id = body["puzzle"]["id"]
+    assert "estimate" in body["puzzle"]["task"]
+    _game, puzzles = puzzle_set(game_id)
+    puzzle = next(p for p in puzzles if p.id == puzzle_id)
+    assert puzzle.estimate is not None and puzzle.intervals is not None
+    wrong = next(m for m in puzzle.chances if m != puzzle.solution)
+    answer = _answer(sqlite_client, puzzle_id, wrong)
+    assert answer["correct"] is False and answer["solution"] == puzzle.solution
+    explanation = answer["explanation"]
+    assert explanation["exact"] is False and explanation["estimate"] == puzzle.estimate
+    assert explanation["played"]["chance"] == pytest.approx(puzzle.chances[wrong])
+    assert explanation["intervals"][wrong] == pytest.approx(puzzle.intervals[wrong])
+    assert f"{wrong} wins about" in explanation["why"]
+    assert "(the engine's estimates: MCTS" in explanation["why"]
+    assert f"{puzzle.solution} wins " in explanation["why"]
+    assert explanation["line_text"].startswith(f"The engine's line: {puzzle.solution}")
+    again = _answer(sqlite_client, puzzle_id, puzzle.solution)
+    assert again["correct"] is True and again["rated"] is False
+    assert again["explanation"]["why"].startswith(f"{puzzle.solution} wins ")
+
+
 def test_the_next_puzzle_follows_the_ratings(database: str) -> None:
     with _app_client(database) as first, _app_client(database) as second:
         # Another player solves puzzle 2: it drops below 1500, to where a player who has
@@ -305,11 +332,13 @@ def test_unknown_games_and_puzzle_ids_are_404(sqlite_client: TestClient) -> None
         text = html.unescape(response.text)
         assert "unknown game 'chess'" in text and "games with puzzles: pente_grammai" in text
     count = len(puzzle_set(GAME)[1])
-    for puzzle_id in (f"{GAME}-0", f"{GAME}-{count + 1}", "salta-1", "nothing"):
+    for puzzle_id in (f"{GAME}-0", f"{GAME}-{count + 1}", "steppin_stones-1", "nothing"):
         response = sqlite_client.post(f"/api/puzzles/{puzzle_id}/answer", json={"moves": ["W3-B3"]})
         assert response.status_code == 404
+        ranges = "; ".join(f"{g}-1 to {g}-{len(puzzle_set(g)[1])}" for g in games_with_puzzles())
+        assert f"{GAME}-1 to {GAME}-{count}" in ranges
         assert response.json()["error"] == (
-            f"no puzzle has the id {puzzle_id!r}; puzzle ids: {GAME}-1 to {GAME}-{count}"
+            f"no puzzle has the id {puzzle_id!r}; puzzle ids: {ranges}"
         )
 
 

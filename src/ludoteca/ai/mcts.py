@@ -42,7 +42,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 import numpy as np
@@ -70,12 +70,14 @@ class SearchResult:
         value: The mover's mean return through that move, in [-1, 1].
         iterations: Iterations run.
         visits: Visits per root move text.
+        values: The mover's mean return through each visited root move, per move text.
     """
 
     move: Move
     value: float
     iterations: int
     visits: dict[str, int]
+    values: dict[str, float] = field(default_factory=dict)
 
     @property
     def win_chance(self) -> float:
@@ -172,17 +174,26 @@ class MCTSAgent(Agent):
             return self._draw
         return self._evaluate(state)
 
-    def search(self, state: State) -> SearchResult:
+    def search(
+        self, state: State, *, win_at_once: bool = True, exclude: frozenset[int] = frozenset()
+    ) -> SearchResult:
         """Run one search from the decision node ``state`` and report the best move.
+
+        Args:
+            state: The decision node.
+            win_at_once: Play a move that wins at once without search (``False`` searches
+                anyway, e.g. to value the other moves too).
+            exclude: Root actions left out of the search (to value the others with the
+                whole budget); with any, a single move left is searched all the same.
 
         Raises:
             AgentError: ``state`` is over or a chance node.
         """
         require_decision_node(state, self.game)
-        winning = _winning_move(state)
+        winning = _winning_move(state) if win_at_once else None
         if winning is not None:
             return SearchResult(move=winning, value=1.0, iterations=0, visits={})
-        search = _Search(self, state)
+        search = _Search(self, state, exclude)
         # numba's generator (the tree's draws, the kernels' rollouts) is seeded once a search.
         seed_generator(self._rng.getrandbits(31))
         tree = search.tree
@@ -190,7 +201,7 @@ class MCTSAgent(Agent):
         deadline = math.inf if self.seconds is None else started + self.seconds
         budget = self.iterations if self.iterations is not None else math.inf
         done = 0
-        if len(tree.root_edges()[0]) == 1:  # a forced move needs no search
+        if len(tree.root_edges()[0]) == 1 and not exclude:  # a forced move needs no search
             budget = 1
         while done < budget:
             search.iterate()
@@ -211,6 +222,7 @@ class MCTSAgent(Agent):
             value=float(sums[best] / visits[best]),
             iterations=done,
             visits={by_index[int(actions[i])].text: int(visits[i]) for i in tried},
+            values={by_index[int(actions[i])].text: float(sums[i] / visits[i]) for i in tried},
         )
 
 
@@ -223,8 +235,11 @@ class _Search:
     built only for a chance node's probabilities; otherwise every node keeps its `State`.
     """
 
-    def __init__(self, agent: MCTSAgent, root: State) -> None:
+    def __init__(
+        self, agent: MCTSAgent, root: State, exclude: frozenset[int] = frozenset()
+    ) -> None:
         self.agent = agent
+        self.exclude = exclude
         self.game = root.game
         self.exploration = agent.exploration
         self.root = root
@@ -292,6 +307,8 @@ class _Search:
                 actions = state.legal_action_array()
             else:
                 actions = np.array(state.legal_actions(), dtype=np.int64)
+        if node == 0 and self.exclude:
+            actions = actions[~np.isin(actions, np.array(sorted(self.exclude), dtype=np.int64))]
         tree.add_edges(node, actions, _NO_PROBABILITIES)
 
 

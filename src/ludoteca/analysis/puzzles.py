@@ -1,9 +1,12 @@
-"""Puzzles: positions from real games where one move is clearly best, proved by a solved table.
+"""Puzzles: positions from real games where one move is clearly best.
 
 A puzzle is a decision (the die rolled, where the game has dice) met in the engine's self-play
 where the best move's winning chance exceeds every other legal move's by at least `MARGIN`
-(ten points), by the game's exact move values (`GameInfo.exact_values`). Only solved games get
-puzzles so far; a game without exact values is refused with the reason.
+(ten points), by the game's exact move values (`GameInfo.exact_values`). A two-player game
+without exact values gets puzzles verified by deep searches instead
+(`ludoteca.analysis.puzzle_search`): their chances are estimates, recorded with intervals
+(``estimate``, ``intervals``), and are worded as estimates. A solitaire is refused so far (its
+puzzle would be a whole turn).
 
 Self-play: each side plays its exact best move, except that one move in four is drawn at random
 among the legal ones (so that the games visit the positions that mistakes lead to); dice are
@@ -12,8 +15,10 @@ set is the same for the same seed, count and version. A position (without the mo
 one puzzle at most.
 
 A set is a JSON file: ``{"game", "options", "seed", "margin", "puzzles": [{"id", "position",
-"to_move", "solution", "chances": {move: chance}, "margin", "source"}]}``; a game ships its set in
-its own package and declares it as `GameInfo.puzzles`.
+"to_move", "solution", "chances": {move: chance}, "margin", "source"}]}`` (an estimated set also
+has ``"method"``, the searches and their measured noise, and each puzzle ``"estimate"``,
+``"intervals"``, ``"reply"`` and ``"reply_chance"``); a game ships its set in its own package
+and declares it as `GameInfo.puzzles`.
 """
 
 from __future__ import annotations
@@ -54,6 +59,13 @@ class Puzzle:
         chances: Each legal move's exact winning chance for the mover (a draw counts half).
         margin: The best move's lead over the second best, in winning chance.
         source: Where it was met: the self-play game and ply.
+        estimate: ``None`` where ``chances`` are exact; otherwise how they were estimated
+            (``ludoteca.analysis.puzzle_search``), and ``chances`` are estimates.
+        intervals: With estimates, each move's half-width (``0`` where the value is exact,
+            e.g. a move that wins at once).
+        reply: With estimates, the opponent's expected reply after the solution (``None`` when
+            no decision follows at once).
+        reply_chance: The replier's estimated winning chance after that reply.
     """
 
     id: str
@@ -63,6 +75,10 @@ class Puzzle:
     chances: Mapping[str, float]
     margin: float
     source: str
+    estimate: str | None = None
+    intervals: Mapping[str, float] | None = None
+    reply: str | None = None
+    reply_chance: float | None = None
 
 
 def move_chances(state: State) -> dict[str, float]:
@@ -97,8 +113,12 @@ def generate(
     *,
     progress: Callable[[int, int], None] | None = None,
     max_games: int = 100_000,
+    jobs: int = 1,
 ) -> list[Puzzle]:
-    """``count`` puzzles from self-play, deterministic for ``seed``.
+    """``count`` puzzles from self-play, deterministic for ``seed`` (whatever ``jobs``).
+
+    A solved game's puzzles are proved by its exact values (`generate_exact`); any other
+    game's by deep searches (`ludoteca.analysis.puzzle_search`), in ``jobs`` processes.
 
     Args:
         game: The game with its options.
@@ -106,15 +126,108 @@ def generate(
         seed: The seed of the self-play.
         progress: Called with (puzzles found, games played) after each game.
         max_games: Give up after this many games (a safety net).
+        jobs: Processes that play and search games at once (estimated puzzles only).
+
+    Raises:
+        PuzzleError: Too few puzzles were found.
+    """
+    return generate_set(
+        game, count, seed, progress=progress, max_games=max_games, jobs=jobs
+    ).puzzles
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleSet:
+    """Puzzles with what their file records besides them (the search and its noise)."""
+
+    puzzles: list[Puzzle]
+    header: dict[str, Any]
+
+
+def generate_set(
+    game: Game,
+    count: int,
+    seed: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    max_games: int = 100_000,
+    jobs: int = 1,
+    keep: Callable[[PuzzleSet], None] | None = None,
+) -> PuzzleSet:
+    """Like `generate`, with the header of the set's file.
+
+    For a game without exact values, the deep search's noise is measured first
+    (`ludoteca.analysis.puzzle_search.measure_noise`, on positions of the same seed's
+    self-play) and sets the acceptance margin; the header records both. ``keep`` is called
+    with the set found so far after each game that found puzzles (estimated sets only).
+    """
+    if game.info.exact_values is not None:
+        found_exact = generate_exact(game, count, seed, progress=progress, max_games=max_games)
+        return PuzzleSet(found_exact, {"margin": MARGIN})
+    if game.num_players != 2:
+        raise PuzzleError(
+            f"{game.name} is a solitaire: its puzzle would be a whole turn, and puzzles are made "
+            "by search for two-player games only so far"
+        )
+    from ludoteca.analysis import puzzle_search
+
+    noise = puzzle_search.measure_noise(game, puzzle_search.NOISE_POSITIONS, seed)
+    budget = puzzle_search.budget_for(noise)
+    estimate = budget.describe()
+    header = puzzle_search.set_header(budget, noise)
+
+    def numbered(found: list[puzzle_search.Found]) -> list[Puzzle]:
+        return [
+            Puzzle(
+                id=f"{game.id}-{number}",
+                position=item.position,
+                to_move=item.to_move,
+                solution=item.solution,
+                chances=item.chances,
+                margin=item.margin,
+                source=item.source,
+                estimate=estimate,
+                intervals=item.intervals,
+                reply=item.reply,
+                reply_chance=item.reply_chance,
+            )
+            for number, item in enumerate(found, start=1)
+        ]
+
+    def keep_found(found: list[puzzle_search.Found]) -> None:
+        if keep is not None:
+            keep(PuzzleSet(numbered(found), header))
+
+    found, games = puzzle_search.generate_found(
+        game,
+        count,
+        seed,
+        budget,
+        jobs=jobs,
+        progress=progress,
+        max_games=min(max_games, 10_000),
+        keep=keep_found,
+    )
+    if len(found) < count:
+        raise PuzzleError(f"only {len(found)} puzzles in {games} games; asked for {count}")
+    return PuzzleSet(numbered(found), header | {"games": games})
+
+
+def generate_exact(
+    game: Game,
+    count: int,
+    seed: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    max_games: int = 100_000,
+) -> list[Puzzle]:
+    """``count`` puzzles of a solved game from self-play, deterministic for ``seed``.
 
     Raises:
         PuzzleError: The game has no exact values, or too few puzzles were found.
     """
     if game.info.exact_values is None:
-        raise PuzzleError(
-            f"{game.name} is not solved: puzzles are made only for games with exact move "
-            "values so far"
-        )
+        raise PuzzleError(f"{game.name} is not solved: its puzzles are made by search (generate)")
     rng = random.Random(seed)
     puzzles: list[Puzzle] = []
     seen: set[str] = set()
@@ -165,19 +278,34 @@ def _without_move_count(text: str) -> str:
     return text.rsplit(" ", 1)[0]
 
 
-def save(game: Game, seed: int, puzzles: list[Puzzle], path: Path) -> None:
-    """Write a puzzle set as JSON."""
-    data = {
+def save(
+    game: Game,
+    seed: int,
+    puzzles: list[Puzzle],
+    path: Path,
+    header: Mapping[str, Any] | None = None,
+) -> None:
+    """Write a puzzle set as JSON (``header``: the search and its noise, from `generate_set`)."""
+    data: dict[str, Any] = {
         "game": game.id,
         "options": dict(game.options),
         "seed": seed,
         "margin": MARGIN,
-        "puzzles": [asdict(puzzle) for puzzle in puzzles],
     }
+    data |= header or {}
+    data["puzzles"] = [_entry(puzzle) for puzzle in puzzles]
     try:
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as error:
         raise PuzzleError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _entry(puzzle: Puzzle) -> dict[str, Any]:
+    entry = asdict(puzzle)
+    if puzzle.estimate is None:
+        for name in ("estimate", "intervals", "reply", "reply_chance"):
+            del entry[name]
+    return entry
 
 
 def load(game: Game, path: Path) -> list[Puzzle]:
@@ -202,8 +330,15 @@ def load(game: Game, path: Path) -> list[Puzzle]:
 
 
 def check(game: Game, puzzle: Puzzle) -> list[str]:
-    """What is wrong with a puzzle by the exact values now (empty when it holds)."""
+    """What is wrong with a puzzle (empty when it holds).
+
+    A solved game's puzzle is checked against the exact values now; an estimated one against
+    its own record: its moves are the position's legal moves, and the solution leads every
+    other estimate by the set's margin (the deep searches are not run again).
+    """
     state = game.parse_state(puzzle.position)
+    if puzzle.estimate is not None:
+        return _check_estimate(state, puzzle)
     chances = move_chances(state)
     found = clear_best(chances)
     problems = []
@@ -214,8 +349,48 @@ def check(game: Game, puzzle: Puzzle) -> list[str]:
     return problems
 
 
+def _check_estimate(state: State, puzzle: Puzzle) -> list[str]:
+    from ludoteca.analysis.puzzle_search import MIN_MARGIN
+
+    legal = {move.text for move in state.legal_moves()}
+    problems = []
+    if set(puzzle.chances) != legal:
+        problems.append(f"{puzzle.id}: the estimates are not of the legal moves")
+    if puzzle.intervals is None or set(puzzle.intervals) != set(puzzle.chances):
+        problems.append(f"{puzzle.id}: every estimate needs its interval")
+    if puzzle.solution not in legal:
+        problems.append(f"{puzzle.id}: {puzzle.solution} is not legal there")
+        return problems
+    best = puzzle.chances[puzzle.solution]
+    others = [c for m, c in puzzle.chances.items() if m != puzzle.solution]
+    if puzzle.margin < MIN_MARGIN or any(best - c < puzzle.margin - 1e-4 for c in others):
+        problems.append(f"{puzzle.id}: {puzzle.solution} does not lead by the margin")
+    return problems
+
+
+def percent(chance: float, interval: float | None = None) -> str:
+    """A chance in words: exact, an estimate, or exact among estimates.
+
+    ``71.0%`` without an interval; ``about 71 % ± 3`` with one; ``exactly 100 %`` with an
+    interval of 0 (a move that wins at once).
+    """
+    if interval is None:
+        return f"{chance:.1%}"
+    if interval == 0:
+        return f"exactly {chance * 100:.0f} %"
+    return f"about {chance * 100:.0f} % ± {max(1, round(interval * 100))}"
+
+
+def _said(puzzle: Puzzle, move: str) -> str:
+    interval = None if puzzle.intervals is None else puzzle.intervals[move]
+    return percent(puzzle.chances[move], interval)
+
+
 def judge(game: Game, puzzle: Puzzle, move: str) -> tuple[bool, str]:
     """Whether ``move`` solves the puzzle, and why: its chance against the best move's.
+
+    Exact chances are stated as such; estimates as estimates, with their interval and the
+    search that made them.
 
     Raises:
         LudotecaError: The move is not legal there (the engine's reason).
@@ -224,6 +399,19 @@ def judge(game: Game, puzzle: Puzzle, move: str) -> tuple[bool, str]:
     text = state.parse_move(move).text
     best = puzzle.chances[puzzle.solution]
     played = puzzle.chances[text]
+    if puzzle.estimate is not None:
+        source = f"(the engine's estimates: {puzzle.estimate})"
+        others = [m for m in puzzle.chances if m != puzzle.solution]
+        second = max(others, key=lambda m: (puzzle.chances[m], m))
+        if text == puzzle.solution:
+            return True, (
+                f"{text} wins {_said(puzzle, text)}; the next best move, {second}, "
+                f"{_said(puzzle, second)} {source}."
+            )
+        return False, (
+            f"{text} wins {_said(puzzle, text)}; {puzzle.solution} wins "
+            f"{_said(puzzle, puzzle.solution)} {source}."
+        )
     if text == puzzle.solution:
         return True, (
             f"{text} wins {best:.1%} of the time with best play; the next best move "
@@ -266,6 +454,21 @@ def engine_line(game: Game, puzzle: Puzzle, move: str | None = None) -> list[Rep
     state = game.parse_state(puzzle.position).apply(move or puzzle.solution)
     if state.is_over:
         return []
+    if puzzle.estimate is not None:  # the reply found by search when the set was made
+        played = state.game.parse_state(puzzle.position).parse_move(move).text if move else None
+        if played not in (None, puzzle.solution):
+            return []
+        if puzzle.reply is None or state.to_move is None or state.to_move == CHANCE:
+            return []
+        return [
+            Reply(
+                roll=None,
+                probability=1.0,
+                player=game.player_names[state.to_move],
+                move=puzzle.reply,
+                chance=puzzle.reply_chance if puzzle.reply_chance is not None else float("nan"),
+            )
+        ]
     branches = state.chance_outcomes() if state.to_move == CHANCE else ((None, 1.0),)
     line = []
     for outcome, probability in branches:

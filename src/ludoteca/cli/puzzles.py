@@ -1,7 +1,11 @@
 """``ludoteca puzzles``: make a puzzle set from self-play, and solve puzzles in the terminal.
 
-- ``ludoteca puzzles generate GAME --count N --seed S --out FILE``: puzzles proved by the game's
-  solved table (`ludoteca.analysis.puzzles`), with progress on standard error.
+- ``ludoteca puzzles generate GAME --count N --seed S --out FILE --jobs J``: puzzles from
+  self-play, proved by the game's solved table where it has one (`ludoteca.analysis.puzzles`),
+  otherwise verified by deep searches (`ludoteca.analysis.puzzle_search`, in ``J`` processes),
+  with progress on standard error. The same seed gives the same set, whatever ``J``.
+- ``ludoteca puzzles noise GAME --positions N``: the deep search's seed noise on sample
+  positions, and the acceptance margin it calls for.
 - ``ludoteca puzzles play GAME [--file FILE]``: the game's shipped set (``GameInfo.puzzles``)
   or a file: each puzzle's board, your move, and why it is right or wrong (its exact winning
   chance against the best move's). ``skip`` shows the solution and goes on, ``q`` quits.
@@ -10,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -17,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ludoteca.analysis.puzzles import PuzzleError, generate, judge, load, save
+from ludoteca.analysis.puzzles import PuzzleError, generate_set, judge, load, save
 from ludoteca.cli.play import ReadLine
 from ludoteca.cli.screen import board_text
 from ludoteca.core.errors import LudotecaError
@@ -29,13 +34,27 @@ def add_puzzles_parser(commands: Any) -> None:
     puzzles = commands.add_parser("puzzles", help="puzzles from real games: make a set, or solve")
     actions = puzzles.add_subparsers(title="actions", required=True, metavar="ACTION")
     making = actions.add_parser("generate", help="make a puzzle set by self-play")
-    making.add_argument("game", help="game id (a solved game: pente_grammai)")
+    making.add_argument("game", help="game id, e.g. salta")
     making.add_argument("--count", type=int, default=100, help="how many puzzles (default 100)")
     making.add_argument("--seed", type=int, default=1, help="seed of the self-play (default 1)")
     making.add_argument(
         "--out", type=Path, default=None, help="the JSON file (default: GAME-puzzles.json)"
     )
+    making.add_argument(
+        "--jobs", type=int, default=1, help="processes searching at once (default 1)"
+    )
+    making.add_argument(
+        "--keep",
+        action="store_true",
+        help="write the file after every game that found puzzles (an interrupted run leaves "
+        "the puzzles found so far)",
+    )
     making.set_defaults(handler=run_generate)
+    noise = actions.add_parser("noise", help="measure the deep search's noise (unsolved games)")
+    noise.add_argument("game", help="game id, e.g. salta")
+    noise.add_argument("--positions", type=int, default=12, help="sample positions (default 12)")
+    noise.add_argument("--seed", type=int, default=1000, help="seed of the self-play")
+    noise.set_defaults(handler=run_noise)
     playing = actions.add_parser("play", help="solve puzzles in the terminal")
     playing.add_argument("game", help="game id, e.g. pente_grammai")
     playing.add_argument("--file", type=Path, default=None, help="a puzzle set (JSON)")
@@ -47,10 +66,12 @@ def run_generate(arguments: argparse.Namespace, console: Console, read_line: Rea
     """Make the set and write it; report its cost."""
     if arguments.count < 1:
         raise PuzzleError(f"--count must be at least 1; got {arguments.count}")
+    if not 1 <= arguments.jobs <= 64:
+        raise PuzzleError(f"--jobs must be from 1 to 64; got {arguments.jobs}")
     game = make(arguments.game)
     errors = Console(stderr=True, highlight=False)
     out: Path = arguments.out or Path(f"{game.id}-puzzles.json")
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = time.perf_counter(), _cpu_seconds()
 
     def progress(found: int, games: int) -> None:
         line = f"{found}/{arguments.count} puzzles · {games} games"
@@ -59,13 +80,52 @@ def run_generate(arguments: argparse.Namespace, console: Console, read_line: Rea
         else:
             errors.print(line)
 
-    puzzles = generate(game, arguments.count, arguments.seed, progress=progress)
+    if game.info.exact_values is None:
+        errors.print("measuring the deep search's noise (sets the margin) ...")
+    made = generate_set(
+        game,
+        arguments.count,
+        arguments.seed,
+        progress=progress,
+        jobs=arguments.jobs,
+        keep=(lambda so_far: save(game, arguments.seed, so_far.puzzles, out, so_far.header))
+        if arguments.keep
+        else None,
+    )
+    puzzles = made.puzzles
     if errors.is_terminal:
         errors.print()
-    save(game, arguments.seed, puzzles, out)
+    save(game, arguments.seed, puzzles, out, made.header)
     console.print(
         f"{len(puzzles)} puzzles written to {escape(str(out))} "
-        f"({time.perf_counter() - wall:.1f} s, CPU {time.process_time() - cpu:.1f} s)"
+        f"({time.perf_counter() - wall:.1f} s, CPU {_cpu_seconds() - cpu:.1f} s)"
+    )
+    return 0
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished worker processes."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def run_noise(arguments: argparse.Namespace, console: Console, read_line: ReadLine) -> int:
+    """Measure the deep search's noise on sample positions; print the figures and the margin."""
+    from ludoteca.analysis.puzzle_search import measure_noise
+
+    if not 2 <= arguments.positions <= 1000:
+        raise PuzzleError(f"--positions must be from 2 to 1000; got {arguments.positions}")
+    game = make(arguments.game)
+    if game.info.exact_values is not None:
+        raise PuzzleError(f"{game.name} is solved: its puzzles are exact, without noise")
+    noise = measure_noise(game, arguments.positions, arguments.seed)
+    figures = noise.summary()
+    console.print(
+        f"{game.name}: {figures['positions']} positions x {figures['seeds']} seeds; standard "
+        f"deviation of the best move's lead: largest {figures['lead_sd_largest']:.4f}, median "
+        f"{figures['lead_sd_median']:.4f}; of one move's estimate: median "
+        f"{figures['move_sd_median']:.4f}, 95th percentile {figures['move_sd_p95']:.4f}; "
+        f"margin called for: {noise.margin():.2f}"
     )
     return 0
 

@@ -8,10 +8,12 @@ A game ships its puzzle set in its own package (``GameInfo.puzzles``, see
   player's puzzle rating (ties: the lower number). Its position text, side to move, the task
   and the board; the player's rating. ``"puzzle": null`` once every puzzle is solved.
 - ``POST /api/puzzles/<id>/answer`` ``{"moves": ["W3-B3"]}``: whether the move is the
-  solution, the solution, and the explanation: the exact winning chance of the move played
-  against the best move's (from the solved table), and the engine's line (after the solution,
-  each roll's best reply). The player's first answer to a puzzle is rated: both Glicko-2
-  ratings move (`ludoteca.web.puzzle_store`); later answers are not.
+  solution, the solution, and the explanation: the winning chance of the move played against
+  the best move's, exact (from the solved table) or estimated (the deep searches' figures the
+  set records, with their intervals, worded as estimates), and the engine's line (after the
+  solution, each roll's best reply; for an estimated puzzle the reply found when it was made).
+  The player's first answer to a puzzle is rated: both Glicko-2 ratings move
+  (`ludoteca.web.puzzle_store`); later answers are not.
 - ``GET /api/puzzles/<game>?page=N``: the set, `PER_PAGE` a page: position, solution, margin
   and the puzzle's current rating.
 
@@ -112,6 +114,12 @@ async def _find(request: Request, puzzle_id: str) -> tuple[Game, int, Puzzle]:
 
 
 def _task(game: Game, puzzle: Puzzle) -> str:
+    if puzzle.estimate is not None:
+        return (
+            f"{puzzle.to_move} to move: find the clearly best move. By a deep search's "
+            f"estimate, its winning chance is at least {puzzle.margin * 100:.0f} points above "
+            "every other move's."
+        )
     return (
         f"{puzzle.to_move} to move: find the clearly best move. Its winning chance, with "
         f"best play afterwards, is at least {MARGIN * 100:.0f} points above every other move's."
@@ -244,13 +252,16 @@ def _verdict(game: Game, puzzle: Puzzle, move: str) -> dict[str, Any]:
             "played": {"move": played, "chance": round(puzzle.chances[played], 6)},
             "best": {"move": puzzle.solution, "chance": round(puzzle.chances[puzzle.solution], 6)},
             "chances": {m: round(c, 6) for m, c in puzzle.chances.items()},
+            "exact": puzzle.estimate is None,
+            "estimate": puzzle.estimate,
+            "intervals": None if puzzle.intervals is None else dict(puzzle.intervals),
             "line": [
                 {
                     "roll": reply.roll,
                     "probability": reply.probability,
                     "player": reply.player,
                     "move": reply.move,
-                    "chance": round(reply.chance, 6),
+                    "chance": None if math.isnan(reply.chance) else round(reply.chance, 6),
                 }
                 for reply in line
             ],
@@ -262,6 +273,19 @@ def _verdict(game: Game, puzzle: Puzzle, move: str) -> dict[str, Any]:
 
 def _line_text(puzzle: Puzzle, line: list[Any]) -> str:
     """The engine's line in words."""
+    if puzzle.estimate is not None:
+        if not line:
+            return f"The engine's line: {puzzle.solution}."
+        reply = line[0]
+        after = (
+            ""
+            if math.isnan(reply.chance)
+            else f" ({reply.player} then wins about {reply.chance:.0%}, by estimate)"
+        )
+        return (
+            f"The engine's line: {puzzle.solution}, then {reply.player}'s expected reply "
+            f"{reply.move}{after}."
+        )
     if not line:
         return f"The engine's line: {puzzle.solution} ends the game."
     who = line[0].player

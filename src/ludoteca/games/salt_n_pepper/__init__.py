@@ -120,6 +120,7 @@ class SaltNPepperGame(KernelGame):
         # A network trained by self-play (docs/ai.md): about level 5's CPU time per move.
         learned=LearnedPlayer(weights=Path(__file__).with_name("network.npz"), iterations=6000),
         lessons=Path(__file__).with_name("lessons.toml"),
+        puzzles=Path(__file__).with_name("puzzles.json"),
         view=View.of(view),
         piece_styles=(
             PieceStyle("salt", "#fdfdfb"),

@@ -155,6 +155,7 @@ class SaltaGame(KernelGame):
         # colours stand out from it by WCAG's 3:1 or more.
         region_styles=(RegionStyle("dark", "#dcc9a3"),),
         lessons=Path(__file__).with_name("lessons.toml"),
+        puzzles=Path(__file__).with_name("puzzles.json"),
         bench_rows=(
             BenchRow(
                 {"scoring": "simplified"},

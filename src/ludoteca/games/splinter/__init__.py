@@ -115,6 +115,7 @@ class SplinterGame(KernelGame):
     )
     info: ClassVar[GameInfo] = GameInfo(
         lessons=Path(__file__).with_name("lessons.toml"),
+        puzzles=Path(__file__).with_name("puzzles.json"),
         rollout_plies=4,
         levels=levels_with(
             {5: LevelSetting("strongest: alpha-beta, 80,000 positions", "alphabeta", 80_000)}

@@ -1,7 +1,8 @@
 // Puzzles: the next puzzle for this browser's player (GET /api/puzzles/<game>/next), answered by
 // clicking along the board's click paths (as on the board page) or by typing a move
-// (POST /api/puzzles/<id>/answer). The server judges the move by the solved table, explains
-// it, and moves the player's and the puzzle's ratings (the first answer to a puzzle only).
+// (POST /api/puzzles/<id>/answer). The server judges the move (by the solved table, or by the
+// deep searches' estimates the set records), explains it, and moves the player's and the
+// puzzle's ratings (the first answer to a puzzle only).
 import { api } from "./api.js";
 import { choices, click } from "./clickpath.js";
 import { choiceButton, listenForRegions, markRegions, renderDice, showBoard } from "./board_view.js";
