@@ -184,6 +184,25 @@ def test_a_result_hook_that_refuses_leaves_the_game_unchanged(tmp_path: Path) ->
     _run(str(tmp_path / "g.sqlite3"), scenario)
 
 
+def test_a_cached_game_keeps_the_positions_just_before_the_current_one(tmp_path: Path) -> None:
+    """The positions before the current one are the very ones that were current (kept, not
+    rebuilt by a replay from the start: that made every watched move replay its game)."""
+
+    async def scenario(service: GameService) -> None:
+        made = await service.create("salta", options={}, seats=["human", "human"])
+        live = made.live
+        seen = [live.state]
+        for _ in range(6):
+            seat = live.to_move
+            assert seat is not None
+            live = await service.play(live.id, live.state.legal_moves()[0].text, made.tokens[seat])
+            seen.append(live.state)
+        for back in range(1, RECENT_PLIES + 1):
+            assert live.state_at(live.ply - back) is seen[-1 - back]
+
+    _run(str(tmp_path / "g.sqlite3"), scenario)
+
+
 def test_a_cached_game_rebuilds_the_positions_it_does_not_keep(tmp_path: Path) -> None:
     """Only the recent positions are kept; every other one is rebuilt equal to a replay."""
 

@@ -294,7 +294,10 @@ class LiveGame:
         self._movers.extend(state.to_move for state in before)
         self.moves.extend(moves)
         self._current = states[-1] if states else self._current
-        self._keep_recent(states, first)
+        # ``before[i]`` is the position after ``first - 1 + i`` moves: the one that was current
+        # and those passed through, so that the move list and the board's last move (the
+        # position before the current one) need no replay from the start.
+        self._keep_recent(before, first - 1)
 
     def truncate(self, keep: int) -> None:
         """Take back every move after the first ``keep``."""
