@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import ludoteca
+from ludoteca.web.lobby import LISTED
 from tests.web.server import running_server
 
 pytestmark = [
@@ -210,7 +211,7 @@ def test_the_lobby_is_short_on_a_phone_and_labels_fit(
     with running_server(tmp_path_factory.mktemp("busy") / "games.sqlite3") as busy:
         # A busy lobby, whatever other tests left: as many games to watch as it lists, and
         # challenges from several browsers.
-        for _ in range(LOBBY_GAMES_LISTED):
+        for _ in range(LISTED):
             httpx.post(f"{busy}/api/games", json={"game": "salta", "seats": ["human", "human"]})
         for game_id in ludoteca.GAMES:
             httpx.post(f"{busy}/api/challenges", json={"game": game_id})
@@ -221,13 +222,9 @@ def test_the_lobby_is_short_on_a_phone_and_labels_fit(
             phone.context.close()
 
 
-#: How many running games the lobby lists to watch.
-LOBBY_GAMES_LISTED = 20
-
-
 def _check_the_lobby_on_a_phone(phone: Page, base: str, errors: list[str]) -> None:
     phone.goto(base + "/")
-    expect(phone.locator("#watch-count")).to_have_text(f"({LOBBY_GAMES_LISTED})")  # lists shown
+    expect(phone.locator("#watch-count")).to_have_text(f"({LISTED})")  # lists shown
     height = phone.evaluate("() => document.documentElement.scrollHeight")
     assert height < 3000, f"the lobby is {height} px tall on a phone"
     assert phone.locator("details.fold-on-phone[open]").count() == 0

@@ -12,6 +12,8 @@ from ludoteca.web.core import GameCore
 from ludoteca.web.storage import GameSummary
 
 PER_PAGE = 50
+#: How many running games the lobby lists to watch, and how many of a browser's own games.
+LISTED = 20
 
 
 class Lobby:
@@ -38,10 +40,10 @@ class Lobby:
         """Open challenges, running games to watch, and this browser's own games."""
         core = self._core
         challenges = await core.read(core.store.open_challenges)
-        running, _ = await core.read(core.store.list_games, running=True, limit=20)
+        running, _ = await core.read(core.store.list_games, running=True, limit=LISTED)
         mine: list[GameSummary] = []
         if session is not None:
-            mine, _ = await core.read(core.store.list_games, session=session, limit=20)
+            mine, _ = await core.read(core.store.list_games, session=session, limit=LISTED)
         return {
             "challenges": await with_poster_ratings(core, challenges, session),
             "playing": [summary_dict(s) for s in running],
