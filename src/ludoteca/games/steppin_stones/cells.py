@@ -1,6 +1,6 @@
 """The position array of Steppin' Stones, the coin codes and the action codec, in one place.
 
-The kernels (`move_kernels`, `kernels`) compile the small functions below with numba, and the
+The kernels (`kernels.moves`, `kernels`) compile the small functions below with numba, and the
 Python side (notation, position text, the view) calls them as they are, so both read the array
 the same way.
 

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ludoteca.games.steppin_stones import kernels as k
-from ludoteca.games.steppin_stones import move_kernels as m
+from ludoteca.games.steppin_stones.kernels import moves as m
 from ludoteca.games.steppin_stones.kernels import rules
 from ludoteca.games.steppin_stones.planner import choose
 from ludoteca.games.steppin_stones.state import SteppinStonesState

@@ -61,7 +61,7 @@ from numba import njit
 
 from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
-from ludoteca.games.steppin_stones import move_kernels as m
+from ludoteca.games.steppin_stones.kernels import moves as m
 from ludoteca.games.steppin_stones.state import SteppinStonesState
 
 Cells = npt.NDArray[np.int32]
