@@ -1,7 +1,7 @@
 """`ludoteca.rl.gpu.GpuEnv` plays exactly the games of `VectorEnv`, under numba's CUDA simulator.
 
 No GPU is needed: the kernels run on the CPU in numba's simulator (``NUMBA_ENABLE_CUDASIM=1``,
-set here before numba's CUDA target is imported; set it to 0 on a machine with a GPU to run
+which tests/conftest.py sets unless the run sets it: set it to 0 on a machine with a GPU to run
 these tests on the device). For every game, random trajectories from several seeds, with the
 actions drawn on the device, are replayed in a `VectorEnv` with the same seed: every step's
 positions, observations, masks, players, rewards, terminations and illegal flags must be equal,
@@ -12,15 +12,12 @@ within the trajectories, so the restarts are compared as well.
 from __future__ import annotations
 
 import importlib.util
-import os
 
 import numpy as np
 import pytest
 
 from ludoteca.rl import VectorEnv
 from tests.extras import extra_required
-
-os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 if importlib.util.find_spec("numba_cuda") is None and not extra_required("gpu"):
     pytest.skip("numba-cuda is not installed (the gpu extra)", allow_module_level=True)

@@ -11,6 +11,7 @@ same rule functions for the device.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -20,15 +21,20 @@ if not hasattr(np, "row_stack"):  # numpy >= 2.5
     np.row_stack = np.vstack
 
 import numba.cuda as _numba_cuda
-import numba.cuda.random as _numba_cuda_random
 from numba.cuda.core import config
+
+SIMULATED: bool = bool(config.ENABLE_CUDASIM)
+"""Whether numba's CUDA simulator stands in for a GPU (``NUMBA_ENABLE_CUDASIM=1``)."""
+
+# Under the simulator numba.cuda.random decorates its generator for the CPU with a keyword that
+# numba deprecated: a warning about numba's own code, silenced here.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import numba.cuda.random as _numba_cuda_random
 
 # numba-cuda's functions are untyped: typed as Any here, once.
 cuda: Any = _numba_cuda
 cuda_random: Any = _numba_cuda_random
-
-SIMULATED: bool = bool(config.ENABLE_CUDASIM)
-"""Whether numba's CUDA simulator stands in for a GPU (``NUMBA_ENABLE_CUDASIM=1``)."""
 
 
 def device_ready() -> bool:
