@@ -188,7 +188,9 @@ class Offers:
 
         They are read from the database, not the copy: an account deleted a moment ago (in
         any process) no longer plays its seat. The asker must be logged in to its seat's
-        account; the other players' accounts must still exist.
+        account; the other players' accounts must still exist. An account deleted after this
+        read moves the game to a new version (`ludoteca.web.account_store.AccountStore.delete`),
+        so the rematch's write, conditional on the version read, is refused and decided again.
         """
         core = self._core
         accounts = await core.read(AccountStore(core.store).seat_accounts, live.id)
