@@ -32,7 +32,7 @@ GAMES = [
     ("pente_grammai", {"max_plies": 40}),
     ("pente_grammai", {"sacred": "storage", "capture": True, "max_plies": 40}),
     ("salt_n_pepper", {"ranks": 6, "max_plies": 30}),
-    ("salta", {"max_plies": 30, "move_limit": 15}),
+    ("salta", {"max_plies": 30, "move_limit": None}),
     ("splinter", {"max_plies": 10}),
     ("steppin_stones", {"max_turns": 3}),
 ]
