@@ -419,10 +419,8 @@ def _gpu(ids: list[str] | None, arguments: argparse.Namespace, console: Console)
 
 def _print_gpu(console: Console, results: list[GpuBenchResult]) -> None:
     first = results[0]
-    where = first.device or "no GPU"
-    table = Table(
-        title=f"Env steps/s at {first.num_envs:,} games: VectorEnv on one core, GpuEnv on {where}"
-    )
+    gpu = f"GpuEnv on {first.device}" if first.device else "no GPU"
+    table = Table(title=f"Env steps/s at {first.num_envs:,} games: VectorEnv on one core, {gpu}")
     for column in (
         "game",
         "CPU with draws",

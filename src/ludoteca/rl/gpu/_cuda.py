@@ -52,8 +52,8 @@ def no_device_reason() -> str:
     try:
         cuda.detect()
     except Exception as error:
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return f"no CUDA GPU is present ({first.rstrip(':')})"
+        text = " ".join(str(error).split()).rstrip(": ") or type(error).__name__
+        return f"no CUDA GPU is present ({text})"
     return "no CUDA GPU is present"
 
 
