@@ -23,6 +23,7 @@ from ludoteca.core.vector_kernels import ENDS_BEFORE_DECISION, NO_ILLEGAL, seed_
 from ludoteca.rl.gpu._cuda import SIMULATED, cuda, cuda_random, device_ready, no_device_reason
 from ludoteca.rl.gpu.kernels import THREADS_PER_BLOCK, build, draw_legal, needs_workspace
 from ludoteca.rl.vector import MAX_ENVS, VectorStep
+from ludoteca.rl.vector import _check_seed as check_seed
 
 ACTION_STREAM = 0x5DEECE66D
 """Mixed into the seed for the action generators, as `VectorEnv` does for its own."""
@@ -135,10 +136,10 @@ class GpuEnv:
         goes on with the generators.
 
         Raises:
-            ValueError: Options under which a game ends before its first move.
+            ValueError: A bad seed, or options under which a game ends before its first move.
         """
         if seed is not None:
-            self._seed = int(seed)
+            self._seed = check_seed(seed)
         if seed is not None or not self._is_seeded:
             rng = np.zeros(self.num_envs, dtype=np.uint64)
             seed_generators(rng, self._seed)
