@@ -1,14 +1,14 @@
 """The position array of Steppin' Stones as the compiled kernels read it.
 
 The array, the coin codes and the action codec are described and defined in
-`ludoteca.games.steppin_stones.cells`, typed Python that the Python side calls as it is; here
+`ludoteca.games.steppin_stones.layout`, typed Python that the Python side calls as it is; here
 are its constants under the kernels' names and compiled copies of its small functions (the
 accessors among them, for compiled code outside the kernels such as the planner).
 """
 
 from numba import njit
 
-from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import layout as c
 
 NUM_SUITS = c.NUM_SUITS
 STAGE_AT, TURNS_AT, STATUS_AT, REASON_AT = c.STAGE_AT, c.TURNS_AT, c.STATUS_AT, c.REASON_AT
@@ -33,8 +33,9 @@ phase_two_budget = njit(cache=True)(c.phase_two_budget)
 
 
 # -- Named accessors --------------------------------------------------------------------------
-# The layout's accessors are in `cells` (the Python side calls them as they are); these are the
-# compiled copies for compiled code outside the kernels (the planner).
+# The layout's accessors are in `ludoteca.games.steppin_stones.layout` (the Python side calls
+# them as they are); these are the compiled copies for compiled code outside the kernels (the
+# planner).
 coin_cell = njit(cache=True)(c.coin_cell)
 pawn_cell = njit(cache=True)(c.pawn_cell)
 pawn_square = njit(cache=True)(c.pawn_square)

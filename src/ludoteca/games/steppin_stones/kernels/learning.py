@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.kernels import moves as m
 from ludoteca.games.steppin_stones.kernels.layout import (
     BUDGET_AT,

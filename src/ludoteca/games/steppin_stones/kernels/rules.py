@@ -1,7 +1,7 @@
 """Steppin' Stones' turn as compiled kernels: chance nodes, legal actions, apply, the end.
 
 The position array, the coin codes and the action codec are described in
-`ludoteca.games.steppin_stones.cells` (compiled copies in `layout`); how pieces move, and the
+`ludoteca.games.steppin_stones.layout` (compiled copies in `layout`); how pieces move, and the
 moves of each phase, in `moves`. A turn runs through four stages::
 
     ROLL1  (chance)   the dice of every suit in phase 1 are rolled together
@@ -24,7 +24,7 @@ from ludoteca.core.playouts import (
 from ludoteca.core.vector_kernels import (
     random_below,
 )
-from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.kernels import moves as m
 from ludoteca.games.steppin_stones.kernels.layout import (
     ALL_HOME,
