@@ -20,6 +20,11 @@ from tests.isolation import isolate
 CHECKOUT = Path(__file__).resolve().parent.parent
 os.environ["LUDOTECA_NUMBA_CACHE"] = str(CHECKOUT / ".cache" / "numba")
 
+# -- the GPU backend (ludoteca.rl.gpu): numba's CUDA simulator, unless the run says otherwise ------
+# numba reads the setting once, when anything first imports its CUDA target. Set it to 0 to run
+# tests/rl/test_gpu.py on a machine's GPU.
+os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
 # -- data, caches and settings: a fresh folder per run, removed at the end -------------------------
 # (tests/isolation.py). Nothing a test run reads comes from the user's folders or an earlier run.
 RUN_STARTED = time.time()

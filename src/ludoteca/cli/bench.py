@@ -19,14 +19,17 @@ from ludoteca.analysis.bench import (
     SETTINGS,
     BenchResult,
     ColdResult,
+    GpuBenchResult,
     Row,
     Usage,
     VectorBenchResult,
     bench_cold,
     bench_game,
+    bench_gpu,
     bench_vector,
     default_rows,
     describe_setting,
+    gpu_missing,
     load_average,
     machine_info,
 )
@@ -87,6 +90,15 @@ def add_bench_parser(
         help="measure instead env steps/s of ludoteca.rl.VectorEnv at N games, beside the "
         "PettingZoo environment's, per game",
     )
+    bench.add_argument(
+        "--gpu",
+        type=int,
+        default=None,
+        metavar="N",
+        help="measure instead env steps/s at N games of ludoteca.rl.gpu.GpuEnv on a CUDA GPU, "
+        "beside VectorEnv on one core, with and without the random actions' draws (without a "
+        "GPU: the CPU figures, and why no GPU was measured)",
+    )
     bench.add_argument("--json", action="store_true", help="print JSON instead of tables")
     option_argument(bench)
     bench.set_defaults(handler=bench_command)
@@ -98,12 +110,16 @@ def bench_command(arguments: argparse.Namespace, console: Console, read_line: ob
     if arguments.cold:
         if arguments.option:
             raise LudotecaError("--cold measures compiling, which no option changes; drop --option")
-        if arguments.vector is not None:
-            raise LudotecaError("--cold and --vector measure different things; use one")
+        if arguments.vector is not None or arguments.gpu is not None:
+            raise LudotecaError("--cold and --vector or --gpu measure different things; use one")
         return _cold(ids, arguments.json, console)
     _check_seconds("--seconds", arguments.seconds)
+    if arguments.vector is not None and arguments.gpu is not None:
+        raise LudotecaError("--vector and --gpu measure different things; use one")
     if arguments.vector is not None:
         return _vector(ids, arguments, console)
+    if arguments.gpu is not None:
+        return _gpu(ids, arguments, console)
     _check_seconds("--search-seconds", arguments.search_seconds)
     search_seconds = 0.0 if arguments.no_mcts else arguments.search_seconds
     rows = _rows(ids, arguments.option)
@@ -308,18 +324,24 @@ def _cold(ids: list[str] | None, as_json: bool, console: Console) -> int:
     return 0
 
 
-def _vector(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
+def _batch_rows(
+    ids: list[str] | None, arguments: argparse.Namespace, flag: str, num_envs: int
+) -> list[Row]:
+    """The games a batch measurement runs (each with its options), the batch size checked."""
     from ludoteca.rl.vector import MAX_ENVS  # here: other commands never load ludoteca.rl
 
-    num_envs = arguments.vector
     if not 1 <= num_envs <= MAX_ENVS:
         raise LudotecaError(
-            f"--vector takes a number of games from 1 to {MAX_ENVS:,}; got {num_envs}"
+            f"{flag} takes a number of games from 1 to {MAX_ENVS:,}; got {num_envs}"
         )
     if arguments.option:
-        rows = _rows(ids, arguments.option)
-    else:
-        rows = [Row(game_id, {}, "defaults", "") for game_id in (ids or game_ids())]
+        return _rows(ids, arguments.option)
+    return [Row(game_id, {}, "defaults", "") for game_id in (ids or game_ids())]
+
+
+def _vector(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
+    num_envs = arguments.vector
+    rows = _batch_rows(ids, arguments, "--vector", num_envs)
     results = []
     for row in rows:
         game = make(row.game, **row.options)
@@ -371,6 +393,66 @@ def _print_vector(console: Console, results: list[VectorBenchResult]) -> None:
         console.print(f"{r.game}: {r.options}.")
         if r.pettingzoo is None:
             console.print(f"{r.game}: PettingZoo not measured: {r.pettingzoo_note}")
+
+
+def _gpu(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
+    num_envs = arguments.gpu
+    rows = _batch_rows(ids, arguments, "--gpu", num_envs)
+    note = gpu_missing()
+    if note and not arguments.json:
+        console.print(f"No GPU measured: {note}. The CPU figures follow.")
+    results = []
+    for row in rows:
+        game = make(row.game, **row.options)
+        if not arguments.json:
+            console.print(f"Measuring {game.name} ({num_envs:,} games at once) …")
+        results.append(bench_gpu(game, num_envs, seconds=arguments.seconds, seed=arguments.seed))
+    machine = machine_info()
+    if arguments.json:
+        payload = {"machine": machine, "gpu": [result.to_dict() for result in results]}
+        console.print_json(json.dumps(payload))
+        return 0
+    _print_gpu(console, results)
+    _print_machine(console, machine)
+    return 0
+
+
+def _print_gpu(console: Console, results: list[GpuBenchResult]) -> None:
+    first = results[0]
+    gpu = f"GpuEnv on {first.device}" if first.device else "no GPU"
+    table = Table(title=f"Env steps/s at {first.num_envs:,} games: VectorEnv on one core, {gpu}")
+    for column in (
+        "game",
+        "CPU with draws",
+        "CPU step",
+        "CPU/wall · load",
+        "GPU with draws",
+        "GPU step",
+        "GPU/CPU",
+    ):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    for r in results:
+        usage = r.cpu_with_draws.usage
+        table.add_row(
+            r.game,
+            _rate(r.cpu_with_draws.steps_per_second),
+            _rate(r.cpu_step.steps_per_second),
+            _cost(usage.wall_seconds, usage.cpu_seconds, usage.load_start, usage.load_end),
+            _rate(None if r.gpu_with_draws is None else r.gpu_with_draws.steps_per_second),
+            _rate(None if r.gpu_step is None else r.gpu_step.steps_per_second),
+            "—" if r.speedup is None else f"{r.speedup:,.1f}×",
+        )
+    console.print(table)
+    console.print(
+        "An env step is one player's decision (observation, mask, chance and restarts included). "
+        "With draws: the random legal actions are drawn in the timed loop (on the CPU by "
+        "VectorEnv, on the device by GpuEnv); step: the step alone. A GPU figure waits for the "
+        "device at the end of each timed stretch. --json adds the rates per CPU second."
+    )
+    if first.gpu_note:
+        console.print(f"No GPU figures: {first.gpu_note}.")
+    for r in results:
+        console.print(f"{r.game}: {r.options}.")
 
 
 def _print_machine(console: Console, machine: dict[str, str]) -> None:

@@ -19,11 +19,13 @@ start and end of its run, so a figure measured on a busy machine says so.
 
 The package is split by job, in modules of ``ludoteca.analysis.bench``: ``playouts`` (random
 playouts), ``mcts`` (the searches and their positions), ``cold`` (cold compile), ``vector``
-(batched environments), ``measure`` (the meter and the machine) and ``rows`` (what is measured).
+(batched environments), ``gpu`` (batched environments on a GPU, beside them on the CPU),
+``measure`` (the meter and the machine) and ``rows`` (what is measured).
 Every name is importable from the package itself.
 """
 
 from ludoteca.analysis.bench.cold import ColdResult, bench_cold
+from ludoteca.analysis.bench.gpu import GpuBenchResult, bench_gpu, gpu_missing
 from ludoteca.analysis.bench.mcts import (
     POSITION_PLIES,
     SEARCH_SECONDS,
@@ -58,6 +60,7 @@ __all__ = [
     "BenchResult",
     "ColdResult",
     "EnvRate",
+    "GpuBenchResult",
     "MCTSResult",
     "Meter",
     "Row",
@@ -66,11 +69,13 @@ __all__ = [
     "VectorBenchResult",
     "bench_cold",
     "bench_game",
+    "bench_gpu",
     "bench_mcts",
     "bench_vector",
     "decision_positions",
     "default_rows",
     "describe_setting",
+    "gpu_missing",
     "load_average",
     "machine_info",
     "mcts_agent",

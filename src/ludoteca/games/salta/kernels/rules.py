@@ -206,7 +206,8 @@ def _play_phase_actions(s, out):
         return n
     # Every step blocks: the rule cannot be met, so the ordinary rules apply.
     if n_steps > 0:
-        out[:n_steps] = steps[:n_steps]
+        for i in range(n_steps):  # a loop: a slice copy needs numba's allocator, no GPU has it
+            out[i] = steps[i]
         return n_steps
     out[0] = PASS
     return 1

@@ -13,6 +13,7 @@ from ludoteca.games.splinter.kernels.layout import (
     BOARD_AT,
     COUNT_AT,
     FILE_COL,
+    MAX_SQUARES,
     NUM_DIRECTIONS,
     NUM_TYPES,
     P_HEIGHT,
@@ -558,13 +559,31 @@ def frame_square(frame, rank, file):
 def new_workspace(num_squares):
     """Scratch buffers for `legal_actions_into` and `apply_action_inplace`, allocated once.
 
-    Returns ``(label, order, groups, seeds, group_sizes, sizes)``.
+    Returns ``(label, order, groups, seeds, group_sizes, sizes)`` (`workspace_over`).
     """
-    return (
-        np.zeros(num_squares, dtype=np.int64),
-        np.empty(num_squares, dtype=np.int64),
-        np.empty((NUM_DIRECTIONS, 3), dtype=np.int64),
-        np.empty((4, NUM_DIRECTIONS), dtype=np.int64),
-        np.empty(NUM_DIRECTIONS, dtype=np.int64),
-        np.empty(NUM_DIRECTIONS + 1, dtype=np.int64),
-    )
+    return workspace_over(np.empty(WORKSPACE_WORDS, dtype=np.int64), num_squares)
+
+
+WORKSPACE_WORDS = 2 * MAX_SQUARES + 3 * NUM_DIRECTIONS + 4 * NUM_DIRECTIONS + 2 * NUM_DIRECTIONS + 1
+"""The ``int64`` words of a workspace (`workspace_over`), for any board."""
+
+
+@njit(cache=True)
+def workspace_over(work, num_squares):
+    """`new_workspace`'s buffers as views of ``work`` (`WORKSPACE_WORDS` ``int64``), labels cleared.
+
+    A GPU thread cannot allocate: its kernels pass a local array here (``device_scratch``).
+    """
+    label = work[:num_squares]
+    label[:] = 0
+    at = MAX_SQUARES
+    order = work[at : at + num_squares]
+    at += MAX_SQUARES
+    groups = work[at : at + 3 * NUM_DIRECTIONS].reshape((NUM_DIRECTIONS, 3))
+    at += 3 * NUM_DIRECTIONS
+    seeds = work[at : at + 4 * NUM_DIRECTIONS].reshape((4, NUM_DIRECTIONS))
+    at += 4 * NUM_DIRECTIONS
+    group_sizes = work[at : at + NUM_DIRECTIONS]
+    at += NUM_DIRECTIONS
+    sizes = work[at : at + NUM_DIRECTIONS + 1]
+    return label, order, groups, seeds, group_sizes, sizes

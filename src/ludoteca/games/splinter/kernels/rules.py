@@ -14,6 +14,7 @@ from ludoteca.core.playouts import (
 from ludoteca.core.vector_kernels import random_below
 from ludoteca.games.splinter.kernels.groups import (
     NEAR_GROUPS,
+    WORKSPACE_WORDS,
     around,
     clear_labels,
     find_groups,
@@ -32,6 +33,7 @@ from ludoteca.games.splinter.kernels.groups import (
     tied_largest,
     toggle_square,
     window_groups,
+    workspace_over,
 )
 from ludoteca.games.splinter.kernels.layout import (
     BLUE,
@@ -454,6 +456,15 @@ LEGAL_BUFFER = MAX_LEGAL + 1  # the moves, or PASS
 def new_scratch(params, nbr):
     """The workspace of `legal_actions_into` and `apply_action_inplace` (`new_workspace`)."""
     return new_workspace(nbr.shape[0])
+
+
+DEVICE_WORK = WORKSPACE_WORDS  # the words of a GPU thread's workspace (ludoteca.rl.gpu)
+
+
+@njit(cache=True, inline="always")
+def device_scratch(work, params, nbr):
+    """`new_scratch` over ``work`` (`DEVICE_WORK` words): a GPU thread's workspace."""
+    return workspace_over(work, nbr.shape[0])
 
 
 @njit(cache=True, inline="always")

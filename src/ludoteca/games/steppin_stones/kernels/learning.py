@@ -48,7 +48,9 @@ VALUE_INDEX = np.array([0, -1, 1, 2, 3, 4], dtype=np.int64)  # plane of each val
 
 @njit(cache=True, inline="always")
 def _add_to_plane(out, plane, num_squares, value):
-    out[plane * num_squares : (plane + 1) * num_squares] += value
+    # A loop: numba's CUDA target has no in-place ufunc on a slice (ludoteca.rl.gpu).
+    for i in range(plane * num_squares, (plane + 1) * num_squares):
+        out[i] += value
 
 
 @njit(cache=True)

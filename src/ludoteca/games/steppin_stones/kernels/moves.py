@@ -57,8 +57,18 @@ passing_rank = njit(cache=True)(c.passing_rank)
 
 @njit(cache=True)
 def new_work():
-    """Scratch space for the path searches: marks cleared, distances unknown (-1)."""
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    """Scratch space for the path searches (`clear_work`), allocated."""
+    return clear_work(np.empty(WORK_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
+def clear_work(work):
+    """Make ``work`` (`WORK_SIZE` ``int64``) the path searches' scratch space, and return it.
+
+    Marks cleared, distances unknown (-1). A GPU thread cannot allocate: its kernels pass a local
+    array here (``device_scratch``).
+    """
+    work[:] = 0
     work[W_DIST : W_DIST + MAX_SQUARES] = -1
     return work
 

@@ -491,6 +491,15 @@ def new_scratch(params, geo):
     return new_work()
 
 
+DEVICE_WORK = m.WORK_SIZE  # the words of a GPU thread's workspace (ludoteca.rl.gpu)
+
+
+@njit(cache=True, inline="always")
+def device_scratch(work, params, geo):
+    """`new_scratch` over ``work`` (`DEVICE_WORK` words): a GPU thread's workspace."""
+    return m.clear_work(work)
+
+
 @njit(cache=True, inline="always")
 def is_over(s):
     """Whether the game is over."""
