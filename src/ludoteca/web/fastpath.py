@@ -19,15 +19,13 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ludoteca.core.errors import LudotecaError
+from ludoteca.web.api_models import ID_PATTERN, MAX_MOVE_TEXT, MAX_PLY, MAX_TOKEN_TEXT
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.guards import replay_body
 from ludoteca.web.messages import with_now
 
-_MOVES_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,64})/moves")
+_MOVES_PATH = re.compile(r"/api/games/(" + ID_PATTERN.strip("^$") + ")/moves")
 _QUERIES = {b"": False, b"board=true": True, b"board=false": False}
-MAX_MOVE_TEXT = 200
-MAX_TOKEN_TEXT = 200
-MAX_PLY = 10**9
 #: Longer error messages are cut (never echo a huge input back).
 MAX_MESSAGE = 500
 
