@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from ludoteca.core.outcome import CHANCE
 from ludoteca.web.clocks import ClockState
 from ludoteca.web.events import (
     Event,
@@ -199,6 +200,35 @@ def test_a_cached_game_keeps_the_positions_just_before_the_current_one(tmp_path:
             seen.append(live.state)
         for back in range(1, RECENT_PLIES + 1):
             assert live.state_at(live.ply - back) is seen[-1 - back]
+
+    _run(str(tmp_path / "g.sqlite3"), scenario)
+
+
+def test_a_cached_dice_game_keeps_the_positions_of_the_rolls_before_the_last_move(
+    tmp_path: Path,
+) -> None:
+    """The move list numbers a move with the rolls before it, so listing the moves of a dice
+    game after each move needs the positions of those rolls: they are the very ones that were
+    current (kept, not rebuilt by a replay of the game from the start at every move)."""
+
+    async def scenario(service: GameService) -> None:
+        made = await service.create("pente_grammai", options={}, seats=["human", "human"])
+        live = made.live
+        seen = {number: live.state_at(number) for number in range(live.ply + 1)}
+        for _ in range(8):
+            seat = live.to_move
+            assert seat is not None and seat >= 0
+            before = live.ply
+            live = await service.play(live.id, live.state.legal_moves()[0].text, made.tokens[seat])
+            service.snapshot(live)  # the move list, as every watched or answered move lists it
+            for number in range(before, live.ply + 1):
+                seen.setdefault(number, live.state_at(number))
+            rolls = [n for n in range(1, before + 1) if live.mover(n) == CHANCE]
+            run_start = before
+            while run_start in rolls:
+                run_start -= 1
+            for number in range(run_start, live.ply + 1):
+                assert live.state_at(number) is seen[number], number
 
     _run(str(tmp_path / "g.sqlite3"), scenario)
 

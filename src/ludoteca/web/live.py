@@ -2,8 +2,8 @@
 
 `LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`). To keep a
 cached game at kilobytes, it holds the moves, who played each, the start, the current position
-and the positions of the last `RECENT_PLIES` moves (what a move, an undo and the move list
-need); an older position (a replay step, a review) is rebuilt on demand from the nearest one
+and the positions of the last `RECENT_PLIES` moves and of the chance outcomes just before them
+(what a move, an undo and the move list need); an older position (a replay step, a review) is rebuilt on demand from the nearest one
 kept, through the rules.
 It decides nothing about the rules; it asks the states. Its ``version`` is the stored game's
 version (`ludoteca.web.storage`): the copy is current while the two agree.
@@ -276,6 +276,11 @@ class LiveGame:
             if first + offset > 0:
                 self._recent[first + offset] = state
         oldest = self.ply - RECENT_PLIES
+        # The move list numbers a player's move with the chance outcomes just before it, so the
+        # next listing starts from the position before the first of them: keep those too (else
+        # every move of a dice game replayed it from the start).
+        while oldest > 0 and self._movers[oldest - 1] == CHANCE:
+            oldest -= 1
         for number in [n for n in self._recent if n < oldest or n >= self.ply]:
             del self._recent[number]
 
