@@ -27,7 +27,9 @@ from ludoteca.web.events import (
     OfferChanged,
     ResultRecorded,
 )
+from ludoteca.web.game_json import game_json
 from ludoteca.web.live import RECENT_PLIES
+from ludoteca.web.messages import to_json
 from ludoteca.web.schema import games_table, settings_table
 from ludoteca.web.searches import SearchPool
 from ludoteca.web.service import GameService
@@ -229,6 +231,26 @@ def test_a_cached_dice_game_keeps_the_positions_of_the_rolls_before_the_last_mov
                 run_start -= 1
             for number in range(run_start, live.ply + 1):
                 assert live.state_at(number) is seen[number], number
+
+    _run(str(tmp_path / "g.sqlite3"), scenario)
+
+
+def test_a_games_json_is_its_dict_encoded_through_moves_undo_and_rolls(tmp_path: Path) -> None:
+    """The game's JSON, whose move list is encoded entry by entry as the moves come, is the
+    text of its dict encoded whole, after moves, rolls, undos and moves played again."""
+
+    async def scenario(service: GameService) -> None:
+        made = await service.create("pente_grammai", options={}, seats=["human", "human"])
+        live = made.live
+        for step in range(12):
+            seat = live.to_move
+            assert seat is not None and seat >= 0
+            if step % 4 == 3:
+                live = await service.undo(live.id, made.tokens[seat])
+            else:
+                move = live.state.legal_moves()[-1].text
+                live = await service.play(live.id, move, made.tokens[seat])
+            assert game_json(live) == to_json(live.to_dict())
 
     _run(str(tmp_path / "g.sqlite3"), scenario)
 

@@ -11,13 +11,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ludoteca.core.notation import numbered_plies
+from ludoteca.web.messages import to_json
 
 if TYPE_CHECKING:
     from ludoteca.web.live import LiveGame
 
 
-def game_dict(live: LiveGame) -> dict[str, Any]:
-    """The JSON-ready state of the game for the API (no tokens)."""
+def game_dict(live: LiveGame, *, with_moves: bool = True) -> dict[str, Any]:
+    """The JSON-ready state of the game for the API (no tokens).
+
+    Without ``with_moves``, ``moves`` is ``None`` (`game_json` adds the move list itself).
+    """
     result = live.result
     to_move = live.to_move
     names = live.game.player_names
@@ -42,7 +46,7 @@ def game_dict(live: LiveGame) -> dict[str, Any]:
         "to_move_name": live.player_name(to_move),
         "legal_moves": [] if result is not None else [m.text for m in live.state.legal_moves()],
         "ply": live.ply,
-        "moves": move_list(live),
+        "moves": move_list(live) if with_moves else None,
         "outcome": None
         if result is None
         else {
@@ -68,6 +72,24 @@ def game_dict(live: LiveGame) -> dict[str, Any]:
         "created": live.created,
         "updated": live.updated,
     }
+
+
+def game_json(live: LiveGame) -> str:
+    """`game_dict` as compact JSON (`ludoteca.web.messages.to_json`), the same text.
+
+    The move list, most of a long game's JSON, is not encoded again at every move: each entry
+    is encoded once, when it is made (`LiveGame.move_entries_json`), and the entries' texts are
+    joined into the game's.
+    """
+    fields = game_dict(live, with_moves=False)
+    keys = list(fields)
+    at = keys.index("moves")
+    head = to_json({key: fields[key] for key in keys[:at]})
+    tail = to_json({key: fields[key] for key in keys[at + 1 :]})
+    move_list(live)
+    encoded = live.move_entries_json
+    encoded.extend(to_json(entry) for entry in live.move_entries[len(encoded) :])
+    return f'{head[:-1]},"moves":[{",".join(encoded)}],{tail[1:]}'
 
 
 def move_list(live: LiveGame) -> list[dict[str, Any]]:

@@ -3,8 +3,8 @@
 `LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`). To keep a
 cached game at kilobytes, it holds the moves, who played each, the start, the current position
 and the positions of the last `RECENT_PLIES` moves and of the chance outcomes just before them
-(what a move, an undo and the move list need); an older position (a replay step, a review) is rebuilt on demand from the nearest one
-kept, through the rules.
+(what a move, an undo and the move list need); an older position (a replay step, a review) is
+rebuilt on demand from the nearest one kept, through the rules.
 It decides nothing about the rules; it asks the states. Its ``version`` is the stored game's
 version (`ludoteca.web.storage`): the copy is current while the two agree.
 """
@@ -101,6 +101,8 @@ class LiveGame:
     )
     #: The move list's entries made so far (`ludoteca.web.game_json.move_list`).
     move_entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    #: The first of those entries as JSON texts (`ludoteca.web.game_json.game_json`).
+    move_entries_json: list[str] = field(default_factory=list, repr=False, compare=False)
     _start: State = field(init=False, repr=False, compare=False)
     _current: State = field(init=False, repr=False, compare=False)
     #: The positions kept before the current one: after each of the `RECENT_PLIES` moves before
@@ -269,6 +271,7 @@ class LiveGame:
         self._movers = previous._movers[:shared]
         self._recent = {n: s for n, s in previous._recent.items() if n <= shared}
         self.move_entries = previous.move_entries[:shared]
+        self.move_entries_json = previous.move_entries_json[:shared]
 
     def _keep_recent(self, states: list[State], first: int) -> None:
         """Remember ``states[i]`` as the position after ``first + i`` moves; forget old ones."""
@@ -311,6 +314,7 @@ class LiveGame:
         del self.moves[keep:]
         del self._movers[keep:]
         del self.move_entries[keep:]
+        del self.move_entries_json[keep:]
         self._current = current
         self._keep_recent([], keep)
 
