@@ -3,7 +3,7 @@
 A move is what a busy server does most. Measured with py-spy under ``ludoteca loadtest``, FastAPI's
 routing, dependency solving, validation and response wrapping took about a third of the
 server's time per move, more than the move itself. `MoveFastPath` answers a well-formed move
-request directly: the same checks as `ludoteca.web.api.MoveRequest` (a JSON object with a
+request directly: the same checks as `ludoteca.web.api_models.MoveRequest` (a JSON object with a
 ``move`` text, a ``token`` text, an optional whole ``ply``; ``?board=true`` or nothing), the same
 service call, the same answer and the same error bodies. Anything it does not recognise as
 well formed is passed on unchanged to the FastAPI route, which stays the documented endpoint and
