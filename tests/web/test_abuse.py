@@ -28,7 +28,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from ludoteca.cli.serve import ServeError, connection_limits, parse_public_url
-from ludoteca.web.api import ID_PATTERN
+from ludoteca.web.api_models import ID_PATTERN
 from ludoteca.web.app import ServerSettings, create_app
 from ludoteca.web.connections import ConnectionLimits
 from ludoteca.web.errors import BusyError

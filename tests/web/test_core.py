@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from ludoteca.core.outcome import CHANCE
 from ludoteca.web.clocks import ClockState
 from ludoteca.web.events import (
     Event,
@@ -26,7 +27,9 @@ from ludoteca.web.events import (
     OfferChanged,
     ResultRecorded,
 )
+from ludoteca.web.game_json import game_json
 from ludoteca.web.live import RECENT_PLIES
+from ludoteca.web.messages import to_json
 from ludoteca.web.schema import games_table, settings_table
 from ludoteca.web.searches import SearchPool
 from ludoteca.web.service import GameService
@@ -203,6 +206,55 @@ def test_a_cached_game_keeps_the_positions_just_before_the_current_one(tmp_path:
     _run(str(tmp_path / "g.sqlite3"), scenario)
 
 
+def test_a_cached_dice_game_keeps_the_positions_of_the_rolls_before_the_last_move(
+    tmp_path: Path,
+) -> None:
+    """The move list numbers a move with the rolls before it, so listing the moves of a dice
+    game after each move needs the positions of those rolls: they are the very ones that were
+    current (kept, not rebuilt by a replay of the game from the start at every move)."""
+
+    async def scenario(service: GameService) -> None:
+        made = await service.create("pente_grammai", options={}, seats=["human", "human"])
+        live = made.live
+        seen = {number: live.state_at(number) for number in range(live.ply + 1)}
+        for _ in range(8):
+            seat = live.to_move
+            assert seat is not None and seat >= 0
+            before = live.ply
+            live = await service.play(live.id, live.state.legal_moves()[0].text, made.tokens[seat])
+            service.snapshot(live)  # the move list, as every watched or answered move lists it
+            for number in range(before, live.ply + 1):
+                seen.setdefault(number, live.state_at(number))
+            rolls = [n for n in range(1, before + 1) if live.mover(n) == CHANCE]
+            run_start = before
+            while run_start in rolls:
+                run_start -= 1
+            for number in range(run_start, live.ply + 1):
+                assert live.state_at(number) is seen[number], number
+
+    _run(str(tmp_path / "g.sqlite3"), scenario)
+
+
+def test_a_games_json_is_its_dict_encoded_through_moves_undo_and_rolls(tmp_path: Path) -> None:
+    """The game's JSON, whose move list is encoded entry by entry as the moves come, is the
+    text of its dict encoded whole, after moves, rolls, undos and moves played again."""
+
+    async def scenario(service: GameService) -> None:
+        made = await service.create("pente_grammai", options={}, seats=["human", "human"])
+        live = made.live
+        for step in range(12):
+            seat = live.to_move
+            assert seat is not None and seat >= 0
+            if step % 4 == 3:
+                live = await service.undo(live.id, made.tokens[seat])
+            else:
+                move = live.state.legal_moves()[-1].text
+                live = await service.play(live.id, move, made.tokens[seat])
+            assert game_json(live) == to_json(live.to_dict())
+
+    _run(str(tmp_path / "g.sqlite3"), scenario)
+
+
 def test_a_cached_game_rebuilds_the_positions_it_does_not_keep(tmp_path: Path) -> None:
     """Only the recent positions are kept; every other one is rebuilt equal to a replay."""
 
@@ -219,7 +271,8 @@ def test_a_cached_game_rebuilds_the_positions_it_does_not_keep(tmp_path: Path) -
         replayed = [live.start]
         for move in live.moves:
             replayed.append(replayed[-1].apply(move))
-        assert len(live._recent) <= RECENT_PLIES
+        # The last moves' positions and the roll's just before them (one roll a move here).
+        assert len(live._recent) <= RECENT_PLIES + 1
         assert live.states == replayed
         assert [live.state_at(ply) for ply in range(live.ply + 1)] == replayed
         assert live.states_between(3, 9) == replayed[3:10]

@@ -22,13 +22,13 @@ from fastapi.testclient import TestClient
 from ludoteca.analysis.review import review_tasks
 from ludoteca.core.registry import make
 from ludoteca.web.app import ServerSettings, create_app
+from ludoteca.web.search_worker import SearchJob
 from ludoteca.web.searches import (
     DEFAULT_LANES,
     DEFAULT_REVIEW_TIME_LIMIT,
     QUICK,
     REVIEW,
     LaneSize,
-    SearchJob,
     SearchPool,
 )
 from ludoteca.web.storage import GameStore

@@ -17,12 +17,12 @@ import pytest
 
 import ludoteca
 from ludoteca.web.app import ServerSettings
+from ludoteca.web.search_worker import SearchJob
 from ludoteca.web.searches import (
     DEEP,
     QUICK,
     LaneSize,
     PoolBusyError,
-    SearchJob,
     SearchPool,
     SearchTimeoutError,
 )

@@ -15,7 +15,7 @@ import os
 import time
 from multiprocessing.connection import Connection
 
-from ludoteca.web.searches import process_cpu_seconds, wait_for_worker
+from ludoteca.web.search_worker import process_cpu_seconds, wait_for_worker
 
 CONTEXT = multiprocessing.get_context("spawn")
 

@@ -40,7 +40,8 @@ from ludoteca.web.boards import board_of
 from ludoteca.web.catalogue import entry, rules_html
 from ludoteca.web.errors import BadRequestError, ConflictError, NotFoundError, http_error
 from ludoteca.web.pages import TEMPLATES, error_page
-from ludoteca.web.searches import HINTS, SearchJob
+from ludoteca.web.search_worker import SearchJob
+from ludoteca.web.searches import HINTS
 from ludoteca.web.service import GameService
 
 #: The most plies a line may hold.

@@ -16,6 +16,7 @@ from ludoteca.web.boards import board_of
 from ludoteca.web.core import GameCore
 from ludoteca.web.errors import BadRequestError
 from ludoteca.web.events import GameChanged
+from ludoteca.web.game_json import game_json
 from ludoteca.web.live import LiveGame
 from ludoteca.web.mailbox import Mailbox
 from ludoteca.web.messages import Snapshot, to_json
@@ -83,7 +84,7 @@ class Broadcast:
         snapshots = self._snapshots
         cached = snapshots.get(live.id)
         if cached is None or cached.version != live.version:
-            cached = Snapshot(version=live.version, game=to_json(live.to_dict()))
+            cached = Snapshot(version=live.version, game=game_json(live))
             snapshots[live.id] = cached
             if len(snapshots) > SNAPSHOTS_KEPT:
                 snapshots.popitem(last=False)

@@ -21,10 +21,10 @@ from ludoteca.core.game import Move, State
 from ludoteca.web.core import GameCore
 from ludoteca.web.events import GameChanged, GameRefreshed
 from ludoteca.web.live import LiveGame
+from ludoteca.web.search_worker import SearchJob
 from ludoteca.web.searches import (
     PoolBusyError,
     SearchFailedError,
-    SearchJob,
     SearchPool,
     SearchTimeoutError,
     lane_of,

@@ -3,7 +3,7 @@
 A move is what a busy server does most. Measured with py-spy under ``ludoteca loadtest``, FastAPI's
 routing, dependency solving, validation and response wrapping took about a third of the
 server's time per move, more than the move itself. `MoveFastPath` answers a well-formed move
-request directly: the same checks as `ludoteca.web.api.MoveRequest` (a JSON object with a
+request directly: the same checks as `ludoteca.web.api_models.MoveRequest` (a JSON object with a
 ``move`` text, a ``token`` text, an optional whole ``ply``; ``?board=true`` or nothing), the same
 service call, the same answer and the same error bodies. Anything it does not recognise as
 well formed is passed on unchanged to the FastAPI route, which stays the documented endpoint and
@@ -19,15 +19,13 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ludoteca.core.errors import LudotecaError
+from ludoteca.web.api_models import ID_PATTERN, MAX_MOVE_TEXT, MAX_PLY, MAX_TOKEN_TEXT
 from ludoteca.web.errors import RetryLaterError, http_error
 from ludoteca.web.guards import replay_body
 from ludoteca.web.messages import with_now
 
-_MOVES_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,64})/moves")
+_MOVES_PATH = re.compile(r"/api/games/(" + ID_PATTERN.strip("^$") + ")/moves")
 _QUERIES = {b"": False, b"board=true": True, b"board=false": False}
-MAX_MOVE_TEXT = 200
-MAX_TOKEN_TEXT = 200
-MAX_PLY = 10**9
 #: Longer error messages are cut (never echo a huge input back).
 MAX_MESSAGE = 500
 

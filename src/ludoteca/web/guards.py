@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from itsdangerous import BadSignature, Signer
+from starlette.datastructures import URLPath
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -293,9 +294,35 @@ def link(connection: HTTPConnection, route: str, **params: str) -> str:
     Without one it is built from the request (its ``Host`` header), as for a server used on
     one machine.
     """
-    url = connection.url_for(route, **params)
+    url = URLPath(_route_path(connection, route, params)).make_absolute_url(connection.base_url)
     base = public_url_of(connection)
     return f"{base}{url.path}" if base else str(url)
+
+
+def _route_path(connection: HTTPConnection, route: str, params: dict[str, str]) -> str:
+    """The path of ``route`` with ``params`` (`Router.url_path_for`), its pattern found once.
+
+    Looking a route up walks and prepares every route of the app (a good part of creating a
+    game); the pattern is kept per app and the parameters put in, as the lookup does.
+    """
+    state = connection.app.state
+    paths: dict[tuple[str, tuple[str, ...]], str | None] | None = getattr(state, "link_paths", None)
+    if paths is None:
+        paths = state.link_paths = {}
+    router = connection.scope.get("router") or connection.app
+    key = (route, tuple(sorted(params)))
+    if key not in paths:
+        marked = {name: f"\x00{name}\x00" for name in params}
+        try:
+            paths[key] = str(router.url_path_for(route, **marked))
+        except (AssertionError, ValueError):  # a parameter that is no text: not kept
+            paths[key] = None
+    pattern = paths[key]
+    if pattern is None or any("/" in value or not value for value in params.values()):
+        return str(router.url_path_for(route, **params))
+    for name, value in params.items():
+        pattern = pattern.replace(f"\x00{name}\x00", value)
+    return pattern
 
 
 def origin_allowed(connection: HTTPConnection) -> bool:

@@ -2,9 +2,9 @@
 
 `LiveGame` is the in-memory mirror of a stored game (`ludoteca.web.storage.GameRow`). To keep a
 cached game at kilobytes, it holds the moves, who played each, the start, the current position
-and the positions of the last `RECENT_PLIES` moves (what a move, an undo and the move list
-need); an older position (a replay step, a review) is rebuilt on demand from the nearest one
-kept, through the rules.
+and the positions of the last `RECENT_PLIES` moves and of the chance outcomes just before them
+(what a move, an undo and the move list need); an older position (a replay step, a review) is
+rebuilt on demand from the nearest one kept, through the rules.
 It decides nothing about the rules; it asks the states. Its ``version`` is the stored game's
 version (`ludoteca.web.storage`): the copy is current while the two agree.
 """
@@ -14,15 +14,15 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from ludoteca.core import records
 from ludoteca.core.game import Game, Move, State
-from ludoteca.core.notation import numbered_plies
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import make
 from ludoteca.web.clocks import ClockSpec, ClockState, spec_from_json
+from ludoteca.web.game_json import clocks, game_dict
 from ludoteca.web.storage import GameChanges, GameRow, SeatRow
 
 HUMAN = "human"
@@ -99,7 +99,10 @@ class LiveGame:
     click_paths: dict[int, dict[str, list[str]]] = field(
         default_factory=dict, repr=False, compare=False
     )
-    _move_entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    #: The move list's entries made so far (`ludoteca.web.game_json.move_list`).
+    move_entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    #: The first of those entries as JSON texts (`ludoteca.web.game_json.game_json`).
+    move_entries_json: list[str] = field(default_factory=list, repr=False, compare=False)
     _start: State = field(init=False, repr=False, compare=False)
     _current: State = field(init=False, repr=False, compare=False)
     #: The positions kept before the current one: after each of the `RECENT_PLIES` moves before
@@ -267,7 +270,8 @@ class LiveGame:
         self.moves = previous.moves[:shared]
         self._movers = previous._movers[:shared]
         self._recent = {n: s for n, s in previous._recent.items() if n <= shared}
-        self._move_entries = previous._move_entries[:shared]
+        self.move_entries = previous.move_entries[:shared]
+        self.move_entries_json = previous.move_entries_json[:shared]
 
     def _keep_recent(self, states: list[State], first: int) -> None:
         """Remember ``states[i]`` as the position after ``first + i`` moves; forget old ones."""
@@ -275,6 +279,11 @@ class LiveGame:
             if first + offset > 0:
                 self._recent[first + offset] = state
         oldest = self.ply - RECENT_PLIES
+        # The move list numbers a player's move with the chance outcomes just before it, so the
+        # next listing starts from the position before the first of them: keep those too (else
+        # every move of a dice game replayed it from the start).
+        while oldest > 0 and self._movers[oldest - 1] == CHANCE:
+            oldest -= 1
         for number in [n for n in self._recent if n < oldest or n >= self.ply]:
             del self._recent[number]
 
@@ -304,47 +313,10 @@ class LiveGame:
         current = self.state_at(keep)
         del self.moves[keep:]
         del self._movers[keep:]
-        del self._move_entries[keep:]
+        del self.move_entries[keep:]
+        del self.move_entries_json[keep:]
         self._current = current
         self._keep_recent([], keep)
-
-    def _move_list(self) -> list[dict[str, Any]]:
-        """The moves for the API; each entry is made once, as the moves are added.
-
-        ``number`` is the ply (from 1); ``move_number`` and ``label`` number the players' moves
-        alone with the chance outcomes before each beside it (`ludoteca.core.notation`):
-        ``"12. W4-B2 (5)"``; a chance outcome has no ``move_number`` and its words as ``label``.
-        """
-        entries = self._move_entries
-        if len(entries) < self.ply:
-            # Number from just after the last player's move already listed: the chance
-            # outcomes since then go beside the next move.
-            start = len(entries)
-            while start > 0 and entries[start - 1]["move_number"] is None:
-                start -= 1
-            before: int = entries[start - 1]["move_number"] if start else 0
-            texts = [move.text for move in self.moves[start:]]
-            positions = self.states_between(start, self.ply - 1) if start < self.ply else []
-            for numbered in numbered_plies(positions, texts):
-                number = start + numbered.ply
-                if number <= len(entries):
-                    continue
-                if numbered.number is not None:
-                    numbered = replace(numbered, number=before + numbered.number)
-                mover = self.mover(number)
-                move = self.moves[number - 1]
-                entries.append(
-                    {
-                        "number": number,
-                        "text": move.text,
-                        "player": mover,
-                        "player_name": self.player_name(mover),
-                        "is_chance": move.is_chance,
-                        "move_number": numbered.number,
-                        "label": numbered.label,
-                    }
-                )
-        return list(entries)
 
     # -- who plays ----------------------------------------------------------------------------
 
@@ -431,27 +403,8 @@ class LiveGame:
         return 1 + sum(1 for move in self.moves if not move.is_chance)
 
     def clocks(self, now: float | None = None) -> dict[str, Any] | None:
-        """The clocks for the API.
-
-        ``remaining`` is each seat's seconds as of ``since`` (the server's acknowledgement of
-        the last change, epoch seconds); the ``running`` seat's clock has run since then. With
-        ``now`` (epoch seconds), ``left`` adds each seat's seconds at that moment.
-        """
-        if self.clock is None or self.clock_state is None:
-            return None
-        state = self.clock_state
-        answer: dict[str, Any] = {
-            **self.clock.to_dict(),
-            "description": self.clock.describe(),
-            "remaining": list(state.remaining),
-            "running": state.running,
-            "since": state.since,
-        }
-        if now is not None:
-            answer["left"] = [state.left(seat, now) for seat in range(len(state.remaining))]
-            answer["now"] = now
-            answer["flag_at"] = state.flag_at()
-        return answer
+        """The clocks for the API (`ludoteca.web.game_json.clocks`)."""
+        return clocks(self, now)
 
     def record(self) -> records.GameRecord:
         """The game as a saved-game record (`ludoteca.core.records`)."""
@@ -467,56 +420,8 @@ class LiveGame:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready state of the game for the API (no tokens)."""
-        result = self.result
-        to_move = self.to_move
-        return {
-            "id": self.id,
-            "game": self.game.id,
-            "name": self.game.name,
-            "options": self.game.options,
-            "players": list(self.game.player_names),
-            "seats": [
-                {
-                    "seat": seat.seat,
-                    "player": self.game.player_names[seat.seat],
-                    "kind": seat.kind,
-                    "agent": seat.agent,
-                    "name": seat.name,
-                }
-                for seat in self.seats
-            ],
-            "position": self.state.to_text(),
-            "to_move": to_move,
-            "to_move_name": self.player_name(to_move),
-            "legal_moves": [] if self.is_over else [m.text for m in self.state.legal_moves()],
-            "ply": self.ply,
-            "moves": self._move_list(),
-            "outcome": None
-            if result is None
-            else {
-                "winner": result.winner,
-                "winner_name": self.player_name(result.winner),
-                "returns": list(result.returns),
-                "reason": result.reason,
-                "resigned": result.resigned,
-                "timed_out": self.timed_out,
-                "agreed": self.agreed,
-            },
-            "move_number": self.move_number,
-            "clock": self.clocks(),
-            "draw_possible": self.draw_possible and result is None,
-            "draw_offer": self.draw_offer,
-            "rematch_offer": self.rematch_offer,
-            "rematch": self.rematch_id,
-            "undo_allowed": not self.has_invited_player and result is None,
-            "hints": self.hints,
-            "rated": self.rated,
-            "version": self.version,
-            "computer_to_move": self.computer_to_move,
-            "created": self.created,
-            "updated": self.updated,
-        }
+        """The JSON-ready state of the game for the API (`ludoteca.web.game_json.game_dict`)."""
+        return game_dict(self)
 
 
 def seat_spec(seat: SeatRow) -> str:

@@ -12,11 +12,11 @@ from ludoteca.web.errors import ConflictError, http_error
 from ludoteca.web.events import Event, GameEnded, MoveUndone
 from ludoteca.web.live import LiveGame
 from ludoteca.web.offers import clocks_stopped, stop_clocks
+from ludoteca.web.search_worker import SearchJob
 from ludoteca.web.searches import (
     HINTS,
     PoolBusyError,
     SearchFailedError,
-    SearchJob,
     SearchPool,
     SearchTimeoutError,
 )

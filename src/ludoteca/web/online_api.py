@@ -13,16 +13,13 @@ from fastapi.responses import Response
 
 from ludoteca.web.account_store import AccountStore
 from ludoteca.web.accounts import refuse_if_logged_in
-from ludoteca.web.api import (
-    ERRORS,
+from ludoteca.web.api import ERRORS, check_rate, page_url, service_of
+from ludoteca.web.api_models import (
     AcceptRequest,
     ChallengeId,
     ChallengeRequest,
     NameRequest,
     WithdrawRequest,
-    check_rate,
-    page_url,
-    service_of,
 )
 from ludoteca.web.challenges import challenge_dict, with_poster_ratings
 from ludoteca.web.guards import session_of, session_or_new

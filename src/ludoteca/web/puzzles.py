@@ -40,7 +40,7 @@ from ludoteca.analysis.puzzles import MARGIN, Puzzle, engine_line, judge, load
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
 from ludoteca.core.registry import game_class, game_ids, make
-from ludoteca.web.api import MAX_MOVE_TEXT
+from ludoteca.web.api_models import MAX_MOVE_TEXT
 from ludoteca.web.boards import board_of
 from ludoteca.web.catalogue import entry
 from ludoteca.web.errors import BadRequestError, NotFoundError, http_error

@@ -36,7 +36,8 @@ from ludoteca.web.errors import BusyError, ConflictError
 from ludoteca.web.events import ReviewChanged
 from ludoteca.web.live import LiveGame
 from ludoteca.web.messages import to_json
-from ludoteca.web.searches import REVIEW, PoolBusyError, SearchJob
+from ludoteca.web.search_worker import SearchJob
+from ludoteca.web.searches import REVIEW, PoolBusyError
 from ludoteca.web.storage import ReviewRow
 
 if TYPE_CHECKING:
