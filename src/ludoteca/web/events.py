@@ -19,8 +19,9 @@ not block; one that raises is logged and the others still run.
 time out, an agreed draw) carries ``ended=True`` on its event; `Events.on_game_end` subscribes to
 those alone, after the commit, in the process that committed it (``heard=True``: in every
 process holding the game, as `GameRefreshed`). A subscriber that must act **inside the
-transaction that records the result** (ratings: the result and the new ratings commit together
-or not at all) registers with `ludoteca.web.core.GameCore.on_result_recorded`: it is called
+transaction that records the result** registers in the store's ``result_hooks`` list, through
+`ludoteca.web.core.GameCore.on_result_recorded` (ratings register there themselves, from the
+games store, so that the result and the new ratings commit together or not at all): it is called
 with the open database connection and a `ResultRecorded` inside the write that stores the
 result, on the writing thread; raising there refuses the whole change.
 """
