@@ -140,8 +140,10 @@ def test_the_solution_is_accepted_and_another_turn_refused_with_why(tmp_path: Pa
     with pytest.raises(TurnError, match="not finished"):
         judge(game, loaded, ["A:b1-a1"])
     # The same position by another order of moves is the same turn.
-    first = judge(game, loaded, "A:c2-b2, A:b1-a1, end")
-    assert first == judge(game, loaded, "A:b1-a1, A:c2-b2, end")
+    right, why = judge(game, loaded, "A:c2-b2, A:b1-a1, end")
+    assert not right and why.startswith(
+        "A:c2-b2, A:b1-a1, end leaves a position that wins exactly 0 %"
+    )
 
 
 def test_a_check_finds_a_solution_that_does_not_lead() -> None:
