@@ -348,6 +348,7 @@ def test_draw_offers_and_rematch(client: TestClient) -> None:
     assert client.post(rematch, json={"token": red}).json() == {
         "rematch": None,
         "offered_by": 1,
+        "rated": False,  # the rematch of a casual game is casual
     }
     made = client.post(rematch, json={"token": green}).json()
     again = client.post(rematch, json={"token": red}).json()

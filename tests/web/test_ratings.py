@@ -27,7 +27,7 @@ from ludoteca.analysis.glicko2 import Rating, rate_pair
 from ludoteca.core.registry import make
 from ludoteca.web.app import create_app
 from ludoteca.web.migrations import alembic_config
-from ludoteca.web.rated_games import rate_game
+from ludoteca.web.rated_games import rate_game, rate_result
 from ludoteca.web.schema import player_ratings_table, rating_history_table
 from ludoteca.web.storage import GameStore, SeatRow, VersionConflictError, database_url
 from tests.web.server import running_server
@@ -223,6 +223,98 @@ def test_casual_games_move_no_rating(ada: TestClient, bob: TestClient) -> None:
     assert rating(ada, "Ada") is None and rating(ada, "Bob") is None
 
 
+# -- rematches -----------------------------------------------------------------------------------
+
+
+def rematch(client: TestClient, game_id: str, token: str) -> Any:
+    return client.post(f"/api/games/{game_id}/rematch", json={"token": token})
+
+
+def ended_rated_game(ada: TestClient, bob: TestClient) -> dict[str, Any]:
+    """A rated game of Ada (the poster, seat 0) and Bob that Bob resigned."""
+    game = rated_game(ada, bob)
+    resigned = bob.post(f"/api/games/{game['id']}/resign", json={"token": game["accepter"][1]})
+    assert resigned.status_code == 200, resigned.text
+    return game
+
+
+def test_the_rematch_of_a_rated_game_is_rated_between_the_same_accounts(
+    app: FastAPI, ada: TestClient, bob: TestClient
+) -> None:
+    # The server rates through the store's own hook, not a second subscriber of its own.
+    assert app.state.service.store.result_hooks.count(rate_result) == 1
+    game = ended_rated_game(ada, bob)
+    offered = rematch(ada, game["id"], game["poster"][1])
+    assert offered.status_code == 200, offered.text
+    assert offered.json()["rematch"] is None and offered.json()["rated"] is True
+    accepted = rematch(bob, game["id"], game["accepter"][1])
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["rated"] is True
+    new_id, bob_seat = accepted.json()["rematch"], accepted.json()["seat"]
+    assert bob_seat == 0  # the seats are swapped
+    assert ada.get(f"/api/games/{new_id}").json()["rated"] is True
+    ada_token = rematch(ada, game["id"], game["poster"][1]).json()["token"]
+    resigned = ada.post(f"/api/games/{new_id}/resign", json={"token": ada_token})
+    assert resigned.status_code == 200, resigned.text
+    assert rating(ada, "Ada")["games"] == 2  # type: ignore[index]
+    assert rating(ada, "Bob")["games"] == 2  # type: ignore[index]
+    assert (rating(ada, "Bob")["wins"], rating(ada, "Ada")["losses"]) == (1, 1)  # type: ignore[index]
+
+
+def test_the_rematch_of_a_casual_game_stays_casual(ada: TestClient, bob: TestClient) -> None:
+    posted = ada.post("/api/challenges", json={"game": "salta", "side": "0"}).json()
+    accepted = bob.post(f"/api/challenges/{posted['id']}/accept", json={}).json()
+    bob.post(f"/api/games/{accepted['id']}/resign", json={"token": accepted["token"]})
+    assert rematch(ada, accepted["id"], posted["token"]).json()["rated"] is False
+    made = rematch(bob, accepted["id"], accepted["token"]).json()
+    assert made["rated"] is False
+    assert ada.get(f"/api/games/{made['rematch']}").json()["rated"] is False
+    resigned = bob.post(f"/api/games/{made['rematch']}/resign", json={"token": made["token"]})
+    assert resigned.status_code == 200
+    assert rating(ada, "Ada") is None and rating(ada, "Bob") is None
+
+
+def test_a_logged_out_player_asks_no_rematch_of_a_rated_game(
+    app: FastAPI, ada: TestClient, bob: TestClient
+) -> None:
+    """The browser keeps the seat's token after logging out; in a rated game the token alone
+    offers, accepts or fetches nothing: only the seat's account does."""
+    game = ended_rated_game(ada, bob)
+    assert ada.post("/api/logout").status_code == 200
+    refused = rematch(ada, game["id"], game["poster"][1])
+    assert_error(refused, 401, "rated", "logged in to the account that played this seat")
+    assert ada.get(f"/api/games/{game['id']}").json()["rematch_offer"] is None  # nothing offered
+    carol = TestClient(app)
+    sign_up(carol, "Carol")
+    other = rematch(carol, game["id"], game["poster"][1])  # the token, another account
+    assert_error(other, 403, "another account")
+    assert rematch(bob, game["id"], game["accepter"][1]).json()["rematch"] is None  # offered
+    assert_error(rematch(ada, game["id"], game["poster"][1]), 401)  # nor accepts
+    assert ada.get(f"/api/games/{game['id']}").json()["rematch"] is None
+    assert ada.post("/api/login", json={"name": "Ada", "password": PASSWORD}).status_code == 200
+    made = rematch(ada, game["id"], game["poster"][1])
+    assert made.status_code == 200 and made.json()["rated"] is True
+    assert ada.post("/api/logout").status_code == 200
+    # Logged out again: the new rated game's seat is not handed to the token's holder.
+    assert_error(rematch(ada, game["id"], game["poster"][1]), 401)
+
+
+def test_a_rematch_offered_by_a_deleted_account_makes_no_rated_game(
+    ada: TestClient, bob: TestClient
+) -> None:
+    game = ended_rated_game(ada, bob)
+    assert rematch(ada, game["id"], game["poster"][1]).json()["rematch"] is None  # offered
+    deleted = ada.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert deleted.status_code == 200, deleted.text
+    refused = rematch(bob, game["id"], game["accepter"][1])
+    assert_error(refused, 409, "account was deleted", "post a new challenge")
+    assert bob.get(f"/api/games/{game['id']}").json()["rematch"] is None  # no new game
+    # The deleted player's browser, anonymous now, still has the token: it asks nothing either.
+    assert_error(rematch(ada, game["id"], game["poster"][1]), 403, "was deleted")
+    assert bob.get(f"/api/games/{game['id']}").json()["rematch"] is None
+    assert rating(bob, "Bob")["games"] == 1  # type: ignore[index]
+
+
 # -- never twice, also with two processes --------------------------------------------------------
 
 
@@ -259,8 +351,9 @@ def _counts(store: GameStore) -> tuple[int, list[int]]:
 
 
 def test_a_game_is_never_rated_twice(database: str) -> None:
-    store = GameStore(database)
+    store = GameStore(database)  # a store alone, no server: it rates by itself
     try:
+        assert store.result_hooks == [rate_result]
         _rated_row(store, "g1")
         store.set_resigned("g1", 0, based_on=0, result="Green resigned")
         assert _counts(store) == (2, [1, 1])

@@ -1,8 +1,10 @@
 """Rated games in a real Chromium: two players sign up, post and accept a rated challenge in the
-lobby, one resigns, and both profiles show the game and the new ratings."""
+lobby, one resigns, and both profiles show the game and the new ratings; they agree to a rematch,
+and one of them logs in on a phone (a third browser) and gets their seat in that running game."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -39,9 +41,14 @@ def sign_up(page: Page, base: str, name: str) -> None:
     expect(page.locator("#account-title")).to_have_text(name)
 
 
+#: A phone's screen (CSS pixels) for the third browser.
+PHONE = {"width": 390, "height": 844}
+
+
 def test_a_rated_game_from_the_lobby_moves_both_ratings(browser: Browser, base: str) -> None:
     errors: list[str] = []
     ada, bob = new_page(browser, errors), new_page(browser, errors)
+    phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         sign_up(ada, base, "Ada")
         sign_up(bob, base, "Bob")
@@ -79,7 +86,35 @@ def test_a_rated_game_from_the_lobby_moves_both_ratings(browser: Browser, base: 
             expect(ratings.locator("svg.rating-chart")).to_be_visible()
             expect(page.locator(f'#profile-games a[href$="{game_path}"]')).to_be_visible()
             expect(page.locator("#profile-games")).to_contain_text("rated")
+        # A rematch, agreed on the finished game's page: a running rated game.
+        ada.goto(base + game_path)
+        ada.get_by_role("button", name="Rematch").click()
+        bob.goto(base + game_path)
+        bob.get_by_role("button", name="Accept the rematch").click()
+        expect(bob).not_to_have_url(base + game_path)
+        rematch_url = bob.url
+        expect(ada).to_have_url(rematch_url)  # both pages move on to the new game
+        expect(ada.locator("#resign")).to_be_visible()
+        # Ada logs in on her phone and opens the running game: her seat, not a spectator's view.
+        phone = phone_context.new_page()
+        phone.set_default_timeout(TIMEOUT)
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        phone.goto(base + "/account")
+        login = phone.locator("#login-form")
+        login.locator("input[name=name]").fill("Ada")
+        login.locator("input[name=password]").fill("a long passphrase")
+        login.get_by_role("button", name="Log in").click()
+        expect(phone.locator("#account-title")).to_have_text("Ada")
+        phone.goto(rematch_url)
+        expect(phone.locator("#role")).to_contain_text(re.compile(r"Your move|You play"))
+        expect(phone.locator("#resign")).to_be_visible()
+        assert phone.evaluate("window.innerWidth") == PHONE["width"]
+        # From the phone she resigns the rematch, and Bob's page sees it.
+        phone.once("dialog", lambda dialog: dialog.accept())
+        phone.locator("#resign").click()
+        expect(bob.locator("#status")).to_contain_text("resigned")
         assert errors == []
     finally:
         ada.context.close()
         bob.context.close()
+        phone_context.close()

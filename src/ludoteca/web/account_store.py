@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, tuple_, update
+from sqlalchemy import delete, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.web.rated_games import forget_account as forget_ratings
@@ -47,9 +45,7 @@ from ludoteca.web.schema import (
 from ludoteca.web.storage import (
     ACCOUNT_SEATS_PREFIX,
     GameStore,
-    GameSummary,
     now_stamp,
-    unavailable,
 )
 
 #: The name shown on the games of a deleted account.
@@ -94,26 +90,6 @@ class AccountStore:
         """Keep accounts in ``store``'s database."""
         self.store = store
 
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.begin() as connection:
-                yield connection
-        except (DBAPIError, OSError) as error:
-            if isinstance(error, IntegrityError):
-                raise NameTakenError("this name is taken; choose another") from None
-            raise unavailable(error) from None
-
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.connect() as connection:
-                read = connection.execution_options(read_only=True)
-                with read.begin():
-                    yield read
-        except (DBAPIError, OSError) as error:
-            raise unavailable(error) from None
-
     # -- accounts -------------------------------------------------------------------------------
 
     def create(self, name: str, password_hash: str, login: Login, anonymous: str | None) -> Account:
@@ -126,7 +102,8 @@ class AccountStore:
             NameTakenError: An account has this name in some case.
         """
         account = Account(secrets.token_urlsafe(12), name, password_hash, now_stamp())
-        with self._write() as db:
+        taken_meanwhile = "this name is taken; choose another"  # by an account created at once
+        with self.store.write_transaction(refused=lambda _: NameTakenError(taken_meanwhile)) as db:
             taken = db.execute(
                 select(accounts_table.c.id).where(accounts_table.c.name_key == name_key(name))
             ).first()
@@ -147,7 +124,7 @@ class AccountStore:
 
     def by_name(self, name: str) -> Account | None:
         """The account of ``name`` (in any case), if there is one."""
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             row = db.execute(
                 select(accounts_table).where(accounts_table.c.name_key == name_key(name))
             ).first()
@@ -155,7 +132,7 @@ class AccountStore:
 
     def by_id(self, account_id: str) -> Account | None:
         """The account ``account_id``, if it exists."""
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             row = db.execute(
                 select(accounts_table).where(accounts_table.c.id == account_id)
             ).first()
@@ -165,7 +142,7 @@ class AccountStore:
         """The account the browser ``session`` is logged in to, if any."""
         if session is None:
             return None
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             row = db.execute(
                 select(accounts_table)
                 .join(
@@ -175,9 +152,24 @@ class AccountStore:
             ).first()
         return None if row is None else _account(row)
 
+    def seat_accounts(self, game_id: str) -> dict[int, str | None]:
+        """The account playing each seat of the game, as stored now.
+
+        ``None`` for a seat without one: a casual game's, or an account deleted since (the
+        copy a server process holds may not know yet).
+        """
+        with self.store.read_transaction() as db:
+            rows = db.execute(
+                select(seats_table.c.seat, accounts_table.c.id)
+                .select_from(seats_table)
+                .outerjoin(accounts_table, accounts_table.c.id == seats_table.c.account_id)
+                .where(seats_table.c.game_id == game_id)
+            ).all()
+        return {int(row.seat): None if row.id is None else str(row.id) for row in rows}
+
     def set_password(self, account_id: str, password_hash: str, keep: str) -> None:
         """Change the password; every other browser logged in to the account is logged out."""
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             db.execute(
                 update(accounts_table)
                 .where(accounts_table.c.id == account_id)
@@ -194,7 +186,7 @@ class AccountStore:
 
     def rehash(self, account_id: str, password_hash: str) -> None:
         """Keep a new hash of the same password (made with today's settings)."""
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             db.execute(
                 update(accounts_table)
                 .where(accounts_table.c.id == account_id)
@@ -203,7 +195,7 @@ class AccountStore:
 
     def delete(self, account_id: str) -> None:
         """Remove the account and what it says of its player; its games stay, names replaced."""
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             sessions = [
                 str(s)
                 for s in db.execute(
@@ -270,13 +262,13 @@ class AccountStore:
         If it was logged in (to any account), that login ends first; if it was anonymous, its
         seats become the account's.
         """
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             _take_over(db, account_id, previous)
             _insert_login(db, account_id, login)
 
     def log_out(self, session: str) -> None:
         """End the browser session's login (its seats stay the account's)."""
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             account = db.execute(
                 select(account_logins_table.c.account_id).where(
                     account_logins_table.c.session == session
@@ -287,7 +279,7 @@ class AccountStore:
 
     def revoke(self, account_id: str, public_id: str) -> bool:
         """Log out the account's session named ``public_id``; whether there was one."""
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             session = db.execute(
                 select(account_logins_table.c.session).where(
                     account_logins_table.c.account_id == account_id,
@@ -302,7 +294,7 @@ class AccountStore:
     def logins(self, account_id: str) -> list[Login]:
         """The browser sessions logged in to the account, most recently seen first."""
         table = account_logins_table
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             rows = db.execute(
                 select(table)
                 .where(table.c.account_id == account_id)
@@ -312,71 +304,12 @@ class AccountStore:
 
     def seen(self, session: str, address: str | None, agent: str | None) -> None:
         """Note that the logged-in browser ``session`` was just seen (when, from where)."""
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             db.execute(
                 update(account_logins_table)
                 .where(account_logins_table.c.session == session)
                 .values(seen=now_stamp(), address=address, agent=agent)
             )
-
-    # -- games ----------------------------------------------------------------------------------
-
-    def games(
-        self,
-        account_id: str,
-        *,
-        game: str | None = None,
-        running: bool | None = None,
-        offset: int = 0,
-        limit: int = 20,
-    ) -> tuple[list[GameSummary], int]:
-        """A page of the account's games, most recently changed first, and how many in all.
-
-        Args:
-            account_id: The account.
-            game: Only this game's (its id).
-            running: Only the running games (``True``) or only those over (``False``).
-            offset: How many games to skip.
-            limit: The most games to answer.
-        """
-        with self._read() as db:
-            sessions = db.execute(
-                select(account_logins_table.c.session).where(
-                    account_logins_table.c.account_id == account_id
-                )
-            ).scalars()
-            keys = [ACCOUNT_SEATS_PREFIX + account_id, *(str(s) for s in sessions)]
-            held = select(session_seats_table.c.game_id).where(
-                session_seats_table.c.session.in_(keys)
-            )
-            query = select(games_table).where(games_table.c.id.in_(held))
-            if game is not None:
-                query = query.where(games_table.c.game == game)
-            if running is not None:
-                over = games_table.c.result
-                query = query.where(over.is_(None) if running else over.is_not(None))
-            total = int(
-                db.execute(select(func.count()).select_from(query.subquery())).scalar() or 0
-            )
-            rows = db.execute(
-                query.order_by(games_table.c.updated.desc(), games_table.c.id)
-                .offset(offset)
-                .limit(limit)
-            ).all()
-            seats = self.store._seats(db, [row.id for row in rows])
-        return [
-            GameSummary(
-                id=row.id,
-                game=row.game,
-                seats=seats[row.id],
-                move_count=row.move_count,
-                result=row.result,
-                created=row.created,
-                updated=row.updated,
-                clock=row.clock,
-            )
-            for row in rows
-        ], total
 
 
 def new_login(session: str, address: str | None, agent: str | None) -> Login:

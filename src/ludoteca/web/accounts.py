@@ -252,7 +252,7 @@ async def revoke_session(
 @pages.get("/account", response_class=HTMLResponse, name="account_page")
 async def account_page(request: Request) -> Response:
     """Sign up or log in; logged in: the account, its sessions, password and deletion."""
-    account = await _service(request).read(_accounts(request).of_session, session_of(request))
+    account: Account | None = request.state.account  # read once, by `nav_account`
     return TEMPLATES.TemplateResponse(
         request,
         "account.html",
@@ -281,14 +281,17 @@ async def refuse_if_logged_in(request: Request) -> None:
 
 
 async def nav_account(request: Request) -> None:
-    """Note the name of the account this browser is logged in to, for the pages' navigation.
+    """Note the account this browser is logged in to, for the pages' navigation and the page.
 
-    ``request.state.account_name``: the name, or ``None`` (the navigation says "Log in").
+    ``request.state.account``: the `Account` or ``None``; ``request.state.account_name``: its
+    name, or ``None`` (the navigation says "Log in"). The pages read them instead of asking
+    the database again.
     """
     account = None
     session = session_of(request)
     if session is not None:
         account = await _service(request).read(_accounts(request).of_session, session)
+    request.state.account = account
     request.state.account_name = None if account is None else account.name
 
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.registry import game_class
+from ludoteca.web.account_store import AccountStore
 from ludoteca.web.errors import RateLimitedError, http_error
 from ludoteca.web.guards import (
     RateLimiter,
@@ -464,10 +465,18 @@ async def rematch(game_id: GameId, body: TokenRequest, request: Request) -> dict
     The first player asking offers it; when the other asks too, it is created. The answer has
     ``rematch`` (the new game's id, or null while offered) and, once created, your ``seat`` and
     ``token`` there. Creating it counts against this client's limit of new games (429).
+    The rematch of a rated game is rated (``rated``): each player asks logged in to the account
+    that played the seat (401 not logged in, 403 another account), and both accounts must still
+    exist (409).
     """
     limiter = request.app.state.game_limiter
-    answer = await service_of(request).rematch(
-        game_id, body.token, before_create=lambda: check_rate(request, limiter, "new games")
+    service = service_of(request)
+    account = await service.read(AccountStore(service.store).of_session, session_of(request))
+    answer = await service.rematch(
+        game_id,
+        body.token,
+        before_create=lambda: check_rate(request, limiter, "new games"),
+        account=None if account is None else account.id,
     )
     if answer.get("rematch") is not None:
         answer["url"] = link(request, "board_page", game_id=answer["rematch"])

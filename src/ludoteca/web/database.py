@@ -5,7 +5,8 @@ transaction (database refusals become `StorageUnavailableError`), and holds the 
 change of a game goes through: `Database._bump` moves the game to its next version only if it is
 still at the version the writer based the change on, announces the change in the same
 transaction (`ludoteca.web.changes`), and calls the in-transaction result hooks
-(`ludoteca.web.core.GameCore.on_result_recorded`) when the change stores a result.
+when the change stores a result: the store's own (`ludoteca.web.storage.GameStore` rates
+rated games) and those of `ludoteca.web.core.GameCore.on_result_recorded`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 
 from ludoteca.core.paths import data_dir
 from ludoteca.web.events import ResultRecorded
-from ludoteca.web.rated_games import rate_game
 from ludoteca.web.rows import (
     LOBBY_CHANGE,
     NOTIFY_CHANNEL,
@@ -151,8 +151,9 @@ class Database:
                     f"cannot open the games database {str(location)!r}: {error}"
                 ) from None
         self.shown = str(self.path) if self.path is not None else _shown(url)
-        #: Called as ``hook(connection, ResultRecorded)`` inside every write that stores a
-        #: game's result (`ludoteca.web.core.GameCore.on_result_recorded`).
+        #: Called in order as ``hook(connection, ResultRecorded)`` inside every write that
+        #: stores a game's result: the ratings (`ludoteca.web.storage.GameStore`), then those
+        #: of `ludoteca.web.core.GameCore.on_result_recorded`.
         self.result_hooks: list[Callable[[Connection, ResultRecorded], None]] = []
         self.engine = self._create_engine(url, busy_seconds)
         # Opening waits as long as another opener's upgrade takes, not a move's busy time.
@@ -246,20 +247,30 @@ class Database:
             connection.close()
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        """One write transaction; database refusals become `StorageUnavailableError`."""
+    def write_transaction(
+        self, *, refused: Callable[[IntegrityError], Exception] | None = None
+    ) -> Iterator[Connection]:
+        """One write transaction; database refusals become `StorageUnavailableError`.
+
+        The stores kept beside the games (accounts, passkeys, puzzle ratings) write through this
+        too. A constraint the change breaks raises ``refused(error)`` where the caller knows what
+        it means (a name taken), else a `StorageError`.
+        """
         try:
             with self.engine.begin() as connection:
                 yield connection
         except (VersionConflictError, StorageError, ChallengeTakenError):
             raise
         except IntegrityError as error:
+            if refused is not None:
+                raise refused(error) from None
             raise StorageError(f"the games database refused a change: {_reason(error)}") from None
         except (DBAPIError, OSError) as error:
             raise unavailable(error) from None
 
     @contextmanager
-    def _read(self) -> Iterator[Connection]:
+    def read_transaction(self) -> Iterator[Connection]:
+        """One read-only transaction; database refusals become `StorageUnavailableError`."""
         try:
             with self.engine.connect() as connection:
                 read = connection.execution_options(read_only=True)
@@ -267,6 +278,10 @@ class Database:
                     yield read
         except (DBAPIError, OSError) as error:
             raise unavailable(error) from None
+
+    # The repositories' short names for the two.
+    _write = write_transaction
+    _read = read_transaction
 
     def _announce(self, db: Connection, game_id: str, version: int) -> None:
         if self.is_sqlite:
@@ -298,25 +313,22 @@ class Database:
                 if current is not None
                 else f"there is no game {game_id!r}"
             )
-        if values.get("result") is not None:
-            self._game_ended(db, game_id, values)
         self._announce(db, game_id, based_on + 1)
         if values.get("result") is not None:
-            self._recorded(db, game_id, based_on + 1, values)
-            self._announce(db, LOBBY_CHANGE + game_id, 0)
+            self._game_ended(db, game_id, based_on + 1, values)
         return Written(based_on + 1, stamp)
 
-    @staticmethod
-    def _game_ended(db: Connection, game_id: str, values: dict[str, Any]) -> None:
-        """The game's result was just written (``values``): record its winner and rate it.
+    def _game_ended(
+        self, db: Connection, game_id: str, version: int, values: dict[str, Any]
+    ) -> None:
+        """The game's result was just written (``values``): the one path of every game's end.
 
-        The one place where the end of a game is seen, whatever ended it, inside the transaction
-        that records it. The winner is the seat the writer gives (``winner``, the rules' end),
-        else the other seat of a two-player game resigned or timed out; `NO_WINNER` for an
-        agreed draw and other ends. Then `ludoteca.web.rating_store.rate_game` moves the
-        ratings of a rated game, in the same transaction.
+        Whatever ended it, inside the transaction that records it: the winner is recorded, the
+        in-transaction subscribers act (`_recorded`: the ratings among them), and the lobby
+        hears that the game is over. The winner is the seat the writer gives (``winner``, the
+        rules' end), else the other seat of a two-player game resigned or timed out;
+        `NO_WINNER` for an agreed draw and other ends.
         """
-        winner = values.get("winner")
         if "winner" not in values:
             loser = values.get("resigned", values.get("timed_out"))
             players = db.execute(
@@ -324,15 +336,15 @@ class Database:
             ).scalar()
             winner = 1 - loser if loser is not None and players == 2 else NO_WINNER
             db.execute(update(games_table).where(games_table.c.id == game_id).values(winner=winner))
-        rate_game(db, game_id)
+        self._recorded(db, game_id, version, values)
+        self._announce(db, LOBBY_CHANGE + game_id, 0)
 
     def _recorded(self, db: Connection, game_id: str, version: int, values: dict[str, Any]) -> None:
-        """Let the in-transaction subscribers act on a result being stored."""
-        if self.result_hooks:
-            columns = {k: v for k, v in values.items() if k != "result"}
-            recorded = ResultRecorded(game_id, version, str(values["result"]), columns)
-            for hook in self.result_hooks:
-                hook(db, recorded)
+        """Let the in-transaction subscribers act on a result being stored, in their order."""
+        columns = {k: v for k, v in values.items() if k != "result"}
+        recorded = ResultRecorded(game_id, version, str(values["result"]), columns)
+        for hook in self.result_hooks:
+            hook(db, recorded)
 
 
 def unavailable(error: BaseException) -> StorageUnavailableError:

@@ -1,4 +1,8 @@
-"""Offers between the players of a game: draws and rematches, as changes over the core."""
+"""Offers between the players of a game: draws and rematches, as changes over the core.
+
+A rematch keeps what the players agreed to: that of a rated game is rated, between the same
+accounts (each asks for it logged in to its own), and that of a casual game casual.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ludoteca.web.account_store import AccountStore
+from ludoteca.web.challenges import RatedWithoutAccountError
 from ludoteca.web.clocks import ClockState
 from ludoteca.web.core import CreatedGame, GameCore, moved_on
-from ludoteca.web.errors import BadRequestError, ConflictError
+from ludoteca.web.errors import BadRequestError, ConflictError, ForbiddenError
 from ludoteca.web.events import Event, GameEnded, OfferChanged, RematchAgreed
 from ludoteca.web.live import COMPUTER, LiveGame, new_game_id, new_token
 from ludoteca.web.seats import check_running, seat_of
@@ -89,7 +95,12 @@ class Offers:
         return await core.attempt(game_id, attempt)
 
     async def rematch(
-        self, game_id: str, token: str | None, before_create: Callable[[], None] | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        before_create: Callable[[], None] | None = None,
+        *,
+        account: str | None = None,
     ) -> dict[str, Any]:
         """Offer or accept a rematch: the same game and clock, seats swapped.
 
@@ -98,9 +109,17 @@ class Offers:
         new game and the asker's seat and token in it. ``before_create`` is called just before
         the new game is created, and may refuse it by raising (the game-creation rate limit).
 
+        The rematch of a rated game is rated, and that of a casual game casual: both players
+        agree to a rated game by asking, each logged in (``account``) to the account that
+        played their seat, so in a rated game only that account asks (offers, accepts, or
+        fetches its new seat), and the rematch is created only while both accounts exist.
+
         Raises:
-            ForbiddenError: A bad token.
-            ConflictError: The game is not over yet.
+            ForbiddenError: A bad token; in a rated game, an asker logged in to another account
+                than the seat's, or a seat whose account was deleted.
+            RatedWithoutAccountError: In a rated game, an asker not logged in (401).
+            ConflictError: The game is not over yet; in a rated game, the other player's
+                account was deleted since.
         """
         core = self._core
         created: list[CreatedGame] = []
@@ -109,6 +128,7 @@ class Offers:
             seat = seat_of(live, token)
             if live.result is None:
                 raise ConflictError("a rematch is offered once the game is over")
+            accounts = await self._rated_askers(live, seat, account) if live.rated else {}
             if live.rematch_id is not None:
                 return None
             people = [s.seat for s in live.seats if s.kind != COMPUTER]
@@ -125,11 +145,15 @@ class Offers:
             if before_create is not None:
                 before_create()
             count = len(live.seats)
+            old_seat = [(new - 1) % count for new in range(count)]
             rows = [
-                replace(live.seats[(new - 1) % count], seat=new, token=None) for new in range(count)
-            ]
-            rows = [
-                replace(row, token=new_token()) if row.kind != COMPUTER else row for row in rows
+                replace(
+                    live.seats[old],
+                    seat=new,
+                    token=None if live.seats[old].kind == COMPUTER else new_token(),
+                    account=accounts.get(old),  # the accounts as stored now; none if casual
+                )
+                for new, old in enumerate(old_seat)
             ]
             made = await core.new_game(
                 new_game_id(),
@@ -139,6 +163,7 @@ class Offers:
                 live.clock,
                 live.hints,
                 rematch_of=(live.id, live.version),
+                rated=live.rated,
             )
             created.append(made)
             live.rematch_id = made.live.id
@@ -148,9 +173,45 @@ class Offers:
 
         live = await core.attempt(game_id, attempt)
         answer: dict[str, Any] = {"rematch": live.rematch_id, "offered_by": live.rematch_offer}
+        answer["rated"] = live.rated
         if live.rematch_id is not None:
             new = created[0].live if created else await core.get(live.rematch_id)
             seat = seat_of(live, token)
             new_seat = (seat + 1) % len(live.seats)
             answer |= {"seat": new_seat, "token": new.seats[new_seat].token}
         return answer
+
+    async def _rated_askers(
+        self, live: LiveGame, seat: int, account: str | None
+    ) -> dict[int, str | None]:
+        """The seats' accounts of the rated game ``live``, once the asker is checked.
+
+        They are read from the database, not the copy: an account deleted a moment ago (in
+        any process) no longer plays its seat. The asker must be logged in to its seat's
+        account; the other players' accounts must still exist. An account deleted after this
+        read moves the game to a new version (`ludoteca.web.account_store.AccountStore.delete`),
+        so the rematch's write, conditional on the version read, is refused and decided again.
+        """
+        core = self._core
+        accounts = await core.read(AccountStore(core.store).seat_accounts, live.id)
+        if accounts.get(seat) is None:
+            raise ForbiddenError(
+                "the account that played this seat was deleted; a rated game's rematch is "
+                "asked for by the accounts that played it"
+            )
+        if account is None:
+            raise RatedWithoutAccountError(
+                "this game was rated: its rematch is asked for logged in to the account that "
+                "played this seat (POST /api/login)"
+            )
+        if account != accounts[seat]:
+            raise ForbiddenError(
+                "this browser is logged in to another account than the one that played this "
+                "seat; a rated game's rematch is asked for by that account"
+            )
+        if any(holder is None for holder in accounts.values()):
+            raise ConflictError(
+                "the other player's account was deleted; a rated game is played between two "
+                "accounts, so there is no rematch (post a new challenge in the lobby)"
+            )
+        return accounts

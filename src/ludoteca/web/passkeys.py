@@ -11,17 +11,14 @@ and purpose; it answers once (it is taken out before the answer is checked) and 
 The relying party is the site's public address (``ludoteca serve --public-url``) when it has one,
 else the request's ``Host``: its host name is the relying-party id, its scheme and host the
 origin the browser must name. Browsers allow passkeys on HTTPS sites and on ``localhost``, never
-on a bare IP address.
+on a bare IP address. What the ceremonies keep between their two requests is stored by
+`ludoteca.web.passkey_store`.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -29,9 +26,6 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -53,7 +47,6 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from ludoteca.core.errors import LudotecaError
 from ludoteca.web.account_store import new_login
 from ludoteca.web.accounts import (
     MAX_PASSKEY_NAME,
@@ -69,8 +62,7 @@ from ludoteca.web.accounts import (
 )
 from ludoteca.web.errors import BadRequestError, ConflictError, NotFoundError
 from ludoteca.web.guards import public_url_of, session_of, session_or_new
-from ludoteca.web.schema import account_passkeys_table, webauthn_challenges_table
-from ludoteca.web.storage import GameStore, now_stamp, unavailable
+from ludoteca.web.passkey_store import Challenge, Passkey, PasskeyStore, PasskeyTakenError
 
 #: How long a challenge may be answered, in seconds (the browser is given as long).
 CHALLENGE_SECONDS = 300
@@ -85,176 +77,6 @@ router = APIRouter(prefix="/api", tags=["accounts"])
 def _clock() -> float:
     """Seconds since the epoch (the tests move it to expire a challenge)."""
     return time.time()
-
-
-class PasskeyTakenError(LudotecaError):
-    """This passkey is registered already (to this account or another)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Passkey:
-    """A passkey as stored (``credential_id`` and ``public_key`` base64url)."""
-
-    id: str
-    account_id: str
-    credential_id: str
-    public_key: str
-    sign_count: int
-    name: str
-    created: str
-    used: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    """A challenge given to a browser session."""
-
-    challenge: str
-    account_id: str | None
-    expires: float
-
-
-class PasskeyStore:
-    """Passkeys and WebAuthn challenges kept in a `GameStore`'s database (migration ``0008``)."""
-
-    def __init__(self, store: GameStore) -> None:
-        """Keep passkeys in ``store``'s database."""
-        self.store = store
-
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.begin() as connection:
-                yield connection
-        except (DBAPIError, OSError) as error:
-            if isinstance(error, IntegrityError):
-                raise PasskeyTakenError("this passkey is registered already") from None
-            raise unavailable(error) from None
-
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.connect() as connection:
-                read = connection.execution_options(read_only=True)
-                with read.begin():
-                    yield read
-        except (DBAPIError, OSError) as error:
-            raise unavailable(error) from None
-
-    # -- challenges ----------------------------------------------------------------------------
-
-    def give_challenge(self, session: str, purpose: str, challenge: Challenge, now: float) -> None:
-        """Keep ``challenge`` for the session's ``purpose`` (replacing one given before)."""
-        table = webauthn_challenges_table
-        with self._write() as db:
-            db.execute(delete(table).where(table.c.expires < now))
-            db.execute(delete(table).where(table.c.session == session, table.c.purpose == purpose))
-            db.execute(
-                insert(table).values(
-                    session=session,
-                    purpose=purpose,
-                    challenge=challenge.challenge,
-                    account_id=challenge.account_id,
-                    expires=challenge.expires,
-                )
-            )
-
-    def take_challenge(self, session: str, purpose: str) -> Challenge | None:
-        """Take out the session's challenge for ``purpose`` (``None``: none, or taken already).
-
-        Of two requests answering one challenge at once, only one gets it.
-        """
-        table = webauthn_challenges_table
-        where = (table.c.session == session, table.c.purpose == purpose)
-        with self._write() as db:
-            row = db.execute(select(table).where(*where)).first()
-            if row is None:
-                return None
-            if db.execute(delete(table).where(*where)).rowcount != 1:
-                return None
-        return Challenge(str(row.challenge), row.account_id, float(row.expires))
-
-    # -- passkeys ------------------------------------------------------------------------------
-
-    def add(
-        self, account_id: str, credential_id: str, public_key: str, sign_count: int, name: str
-    ) -> Passkey:
-        """A new passkey of the account.
-
-        Raises:
-            PasskeyTakenError: This credential is registered already.
-        """
-        passkey = Passkey(
-            secrets.token_hex(8),
-            account_id,
-            credential_id,
-            public_key,
-            sign_count,
-            name,
-            now_stamp(),
-            None,
-        )
-        with self._write() as db:
-            db.execute(
-                insert(account_passkeys_table).values(
-                    id=passkey.id,
-                    account_id=account_id,
-                    credential_id=credential_id,
-                    public_key=public_key,
-                    sign_count=sign_count,
-                    name=name,
-                    created=passkey.created,
-                )
-            )
-        return passkey
-
-    def of_account(self, account_id: str) -> list[Passkey]:
-        """The account's passkeys, oldest first."""
-        table = account_passkeys_table
-        with self._read() as db:
-            rows = db.execute(
-                select(table).where(table.c.account_id == account_id).order_by(table.c.created)
-            ).all()
-        return [_passkey(row) for row in rows]
-
-    def by_credential(self, credential_id: str) -> Passkey | None:
-        """The passkey of this credential id, if one is registered."""
-        table = account_passkeys_table
-        with self._read() as db:
-            row = db.execute(select(table).where(table.c.credential_id == credential_id)).first()
-        return None if row is None else _passkey(row)
-
-    def used(self, passkey_id: str, sign_count: int) -> None:
-        """Note a login with the passkey, and the authenticator's counter now."""
-        table = account_passkeys_table
-        with self._write() as db:
-            db.execute(
-                update(table)
-                .where(table.c.id == passkey_id)
-                .values(sign_count=sign_count, used=now_stamp())
-            )
-
-    def remove(self, account_id: str, passkey_id: str) -> bool:
-        """Remove the account's passkey ``passkey_id``; whether it had one."""
-        table = account_passkeys_table
-        with self._write() as db:
-            removed = db.execute(
-                delete(table).where(table.c.account_id == account_id, table.c.id == passkey_id)
-            ).rowcount
-        return bool(removed)
-
-
-def _passkey(row: Any) -> Passkey:
-    return Passkey(
-        str(row.id),
-        str(row.account_id),
-        str(row.credential_id),
-        str(row.public_key),
-        int(row.sign_count),
-        str(row.name),
-        str(row.created),
-        None if row.used is None else str(row.used),
-    )
 
 
 # -- the API ----------------------------------------------------------------------------------

@@ -23,8 +23,6 @@ always before the puzzle's, so two answers never lose an update or deadlock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,12 +32,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
 
 from ludoteca.analysis.glicko2 import Rating, rate_pair
 from ludoteca.web.schema import puzzle_attempts_table, puzzle_players_table, puzzle_ratings_table
-from ludoteca.web.storage import GameStore, now_stamp, unavailable
+from ludoteca.web.storage import GameStore, now_stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,30 +77,12 @@ class PuzzleStore:
         """Keep ratings in ``store``'s database (its schema has the tables, migration 0005)."""
         self.store = store
 
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.begin() as connection:
-                yield connection
-        except (DBAPIError, OSError) as error:
-            raise unavailable(error) from None
-
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.connect() as connection:
-                read = connection.execution_options(read_only=True)
-                with read.begin():
-                    yield read
-        except (DBAPIError, OSError) as error:
-            raise unavailable(error) from None
-
     def player(self, session: str | None, game: str) -> Rated:
         """The player's rating in ``game`` (a newcomer's without a session or a row)."""
         if session is None:
             return Rated(Rating())
         table = puzzle_players_table
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             row = db.execute(
                 select(table).where(table.c.session == session, table.c.game == game)
             ).first()
@@ -113,7 +91,7 @@ class PuzzleStore:
     def puzzles(self, game: str) -> dict[str, Rated]:
         """The stored ratings of ``game``'s puzzles (puzzles never answered are absent)."""
         table = puzzle_ratings_table
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             rows = db.execute(select(table).where(table.c.game == game)).all()
         return {row.puzzle_id: _rated(row) for row in rows}
 
@@ -122,7 +100,7 @@ class PuzzleStore:
         if session is None:
             return {}
         table = puzzle_attempts_table
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             rows = db.execute(
                 select(table.c.puzzle_id, table.c.solved).where(
                     table.c.session == session, table.c.game == game
@@ -145,7 +123,7 @@ class PuzzleStore:
             "volatility": fresh.volatility,
             "updated": stamp,
         }
-        with self._write() as db:
+        with self.store.write_transaction() as db:
             insert = postgresql_insert if db.dialect.name == "postgresql" else sqlite_insert
             db.execute(
                 insert(players)

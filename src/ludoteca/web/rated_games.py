@@ -1,7 +1,9 @@
-"""Rating a rated game as its end is recorded (`rate_game`), and what a rating is.
+"""Rating a rated game as its end is recorded (`rate_result`), and what a rating is.
 
-`ludoteca.web.storage.GameStore` calls `rate_game` inside the very transaction that records a
-game's result (whatever ended it: the rules, a resignation, a time out, an agreed draw), so a
+`rate_result` is an in-transaction subscriber of the end of a game: every
+`ludoteca.web.storage.GameStore` registers it among its result hooks as it opens, so it runs
+inside the very transaction that records a game's result (whatever ended it: the rules, a
+resignation, a time out, an agreed draw), with or without a server around the store, and a
 result is never stored without its ratings nor the other way round. Each game is a rating
 period of its own (`ludoteca.analysis.glicko2.rate_pair`), rated against the opponent's rating
 before it. A game is rated once: the result itself is a conditional write that only one server
@@ -26,6 +28,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from ludoteca.analysis.glicko2 import Rating, rate_pair
+from ludoteca.web.events import ResultRecorded
 from ludoteca.web.schema import (
     NO_WINNER,
     games_table,
@@ -146,6 +149,11 @@ def _stamp() -> str:
 
 
 # -- rating a game, in the transaction that records its result ---------------------------------
+
+
+def rate_result(db: Connection, recorded: ResultRecorded) -> None:
+    """The result hook of the ratings: rate the game whose result ``recorded`` is (`rate_game`)."""
+    rate_game(db, recorded.game_id)
 
 
 def rate_game(db: Connection, game_id: str) -> bool:

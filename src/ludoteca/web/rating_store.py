@@ -15,14 +15,12 @@ game's end; this module reads them, with the players' game lists.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, exists, func, literal, or_, select, tuple_, union
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
 
 from ludoteca.web.rated_games import (
     HistoryPoint,
@@ -42,7 +40,7 @@ from ludoteca.web.schema import (
     seats_table,
     session_seats_table,
 )
-from ludoteca.web.storage import ACCOUNT_SEATS_PREFIX, GameStore, GameSummary, unavailable
+from ludoteca.web.storage import ACCOUNT_SEATS_PREFIX, GameStore, GameSummary
 
 # -- reading -----------------------------------------------------------------------------------
 
@@ -64,23 +62,13 @@ class RatingStore:
         """Read ``store``'s database (its schema has the tables, migration 0009)."""
         self.store = store
 
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        try:
-            with self.store.engine.connect() as connection:
-                read = connection.execution_options(read_only=True)
-                with read.begin():
-                    yield read
-        except (DBAPIError, OSError) as error:
-            raise unavailable(error) from None
-
     def ratings(self, account_ids: Sequence[str]) -> dict[str, list[PlayerRating]]:
         """Each account's ratings (every game and time control it has played rated)."""
         found: dict[str, list[PlayerRating]] = {account: [] for account in account_ids}
         if not account_ids:
             return found
         table = player_ratings_table
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             rows = db.execute(
                 select(table)
                 .where(table.c.account_id.in_(list(account_ids)))
@@ -94,7 +82,7 @@ class RatingStore:
         """The account's rated games, oldest first, with the ratings after each."""
         history = rating_history_table
         opponent = accounts_table.alias("opponent")
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             rows = db.execute(
                 select(history, opponent.c.name.label("opponent_name"))
                 .outerjoin(opponent, opponent.c.id == history.c.opponent_id)
@@ -126,7 +114,7 @@ class RatingStore:
             .join(accounts_table, accounts_table.c.id == table.c.account_id)
             .where(table.c.game == game, table.c.time_control == control, table.c.games > 0)
         )
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             total = int(
                 db.execute(select(func.count()).select_from(query.subquery())).scalar() or 0
             )
@@ -174,7 +162,7 @@ class RatingStore:
         holds (`ludoteca.web.account_store`) and the rated games it played. ``won``, ``lost``
         and ``drawn`` count only games against someone else whose winner is recorded.
         """
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             query = self._games_query(db, account_id, where)
             total = int(
                 db.execute(select(func.count()).select_from(query.subquery())).scalar() or 0
@@ -189,7 +177,7 @@ class RatingStore:
 
     def game_ids(self, account_id: str, where: GameFilter = GameFilter()) -> list[str]:
         """The ids of all the account's games (as `player_games` filters them), oldest first."""
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             query = self._games_query(db, account_id, where).with_only_columns(games_table.c.id)
             return [str(g) for g in db.execute(query.order_by(games_table.c.created)).scalars()]
 
@@ -253,7 +241,7 @@ class RatingStore:
         """The names of these accounts (those that exist)."""
         if not account_ids:
             return {}
-        with self._read() as db:
+        with self.store.read_transaction() as db:
             rows = db.execute(
                 select(accounts_table.c.id, accounts_table.c.name).where(
                     or_(accounts_table.c.id.in_(list(account_ids)))

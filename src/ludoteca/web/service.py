@@ -285,10 +285,15 @@ class GameService:
         return await self.offers.draw(game_id, token, action)
 
     async def rematch(
-        self, game_id: str, token: str | None, before_create: Callable[[], None] | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        before_create: Callable[[], None] | None = None,
+        *,
+        account: str | None = None,
     ) -> dict[str, Any]:
         """Offer or accept a rematch (`ludoteca.web.offers.Offers.rematch`)."""
-        return await self.offers.rematch(game_id, token, before_create)
+        return await self.offers.rematch(game_id, token, before_create, account=account)
 
     async def post_challenge(
         self,

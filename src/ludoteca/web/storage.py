@@ -34,6 +34,8 @@ event loop never waits on the disk.
 
 from __future__ import annotations
 
+import os
+
 from ludoteca.web.database import (
     DEFAULT_BUSY_SECONDS,
     OPEN_WAIT_SECONDS,
@@ -42,6 +44,7 @@ from ludoteca.web.database import (
     default_db_path,
     unavailable,
 )
+from ludoteca.web.rated_games import rate_result
 from ludoteca.web.repo_challenges import ChallengesRepository
 from ludoteca.web.repo_events import EventsRepository
 from ludoteca.web.repo_games import GamesRepository
@@ -105,5 +108,14 @@ class GameStore(
 ):
     """The games database: every repository over one connection pool.
 
-    Methods are thread-safe; each one is one committed transaction.
+    Methods are thread-safe; each one is one committed transaction. The ratings are the
+    store's first result hook (`ludoteca.web.rated_games.rate_result`), so a rated game is
+    rated wherever its end is written, by a server or by a script over the store alone.
     """
+
+    def __init__(
+        self, location: str | os.PathLike[str], *, busy_seconds: float = DEFAULT_BUSY_SECONDS
+    ) -> None:
+        """Open the database at ``location`` (`Database`) with the ratings subscribed."""
+        super().__init__(location, busy_seconds=busy_seconds)
+        self.result_hooks.append(rate_result)
