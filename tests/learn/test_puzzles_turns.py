@@ -31,6 +31,7 @@ from ludoteca.analysis.puzzle_turns import (
 from ludoteca.analysis.puzzles import Puzzle, PuzzleError, check, generate_set, judge, load, save
 from ludoteca.core import make
 from ludoteca.core.errors import IllegalMoveError
+from tests.support import run_combined
 
 BOARD = "......s./.SPsss.MP./......m./sc.m..m./....a.m./c.AP+aaccc./..a..mCP./.a......"
 LAST_TURN = f"{BOARD} 499 play2 A2"
@@ -154,3 +155,18 @@ def test_a_check_finds_a_solution_that_does_not_lead() -> None:
 def test_a_set_needs_expert_playouts_and_counts_what_it_found() -> None:
     with pytest.raises(PuzzleError, match="only 0 puzzles in 1 games"):
         generate_set(make("steppin_stones", max_turns=1), 1, 1, max_games=1)
+
+
+def test_a_turn_puzzle_is_played_in_the_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = make("steppin_stones")
+    path = tmp_path / "turns.json"
+    save(game, 1, [_last_turn_puzzle()], path, {"margin": TINY.margin})
+    command = ["puzzles", "play", "steppin_stones", "--file", str(path)]
+    status, text = run_combined(capsys, command, "A:b1-a1", "A:b1-a1, A:c2-b2, end", "q")
+    assert status == 0 and "whole turn" in text and "your turn>" in text
+    assert "the turn is not finished" in text
+    assert "Not the best." in text and "AP:c3-b2 wins exactly 100 %" in text
+    status, text = run_combined(capsys, command, "AP:c3-b2")
+    assert status == 0 and "Right!" in text and "Solved 1 of 1." in text
