@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ludoteca.core import paths
-from ludoteca.games.pente_grammai import PenteGrammaiGame, solution
+from ludoteca.games.pente_grammai import PenteGrammaiGame, solver
 from ludoteca.web.storage import default_db_path
 from tests.conftest import RUN_DIR, RUN_STARTED
 from tests.isolation import isolate
@@ -26,9 +26,9 @@ REAL_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
 
 
 def test_every_data_and_cache_folder_lies_in_the_runs_own_folder() -> None:
-    rules = solution.rules_params(make_game("pente_grammai", PenteGrammaiGame).params)
+    rules = solver.rules_params(make_game("pente_grammai", PenteGrammaiGame).params)
     used = {
-        "Pente Grammai's solved tables": solution.cache_file(rules, 1).parent,
+        "Pente Grammai's solved tables": solver.cache_file(rules, 1).parent,
         "the data folder": paths.data_dir(),
         "the autosaves": paths.autosave_dir(),
         "the web database": default_db_path().parent,
@@ -42,7 +42,7 @@ def test_every_data_and_cache_folder_lies_in_the_runs_own_folder() -> None:
 
 
 def test_every_table_in_the_runs_cache_was_written_by_this_run() -> None:
-    tables = list(solution.cache_dir().glob("*.npy"))
+    tables = list(solver.cache_dir().glob("*.npy"))
     assert all(table.stat().st_mtime >= RUN_STARTED for table in tables), tables
 
 
@@ -50,16 +50,16 @@ def test_every_table_in_the_runs_cache_was_written_by_this_run() -> None:
 # process prints the start value it got; moving first is in fact a small edge (docs/rules).
 BROKEN_SOLVER = """
 import numpy as np
-from ludoteca.games.pente_grammai import PenteGrammaiGame, solution
+from ludoteca.games.pente_grammai import PenteGrammaiGame, solver
 from tests.support import make_game
 
 def broken(starts, codes, tolerance, max_sweeps):
     return np.zeros((starts.size - 1) // 6), 1
 
-solution.iterate_values = broken
+solver.iterate_values = broken
 game = make_game("pente_grammai", PenteGrammaiGame)
 start = game.initial_state().apply("first-0")
-print(solution.solve(game.params).value_before_roll(start.cells))
+print(solver.solve(game.params).value_before_roll(start.cells))
 """
 
 
@@ -77,13 +77,13 @@ def _start_value(env: dict[str, str]) -> float:
 
 def test_a_broken_solver_is_not_hidden_by_a_warm_cache(tmp_path: Path) -> None:
     game = make_game("pente_grammai", PenteGrammaiGame)
-    table = solution.solve(game.params)  # this run's own solution
+    table = solver.solve(game.params)  # this run's own solution
     true_start = table.value_before_roll(game.initial_state().apply("first-0").cells)
     assert abs(true_start) > 1e-3  # so the broken solver's 0 is told apart
 
     # A user whose cache holds the correct table, as after any earlier run or game.
     home = tmp_path / "home"
-    warm = home / ".cache" / "ludoteca" / solution.cache_file(table.params, table.keys.size).name
+    warm = home / ".cache" / "ludoteca" / solver.cache_file(table.params, table.keys.size).name
     warm.parent.mkdir(parents=True)
     np.save(warm, table.values)
     users = {

@@ -132,7 +132,7 @@ def test_the_key_covers_the_rules_layers_and_every_module_that_imports_numba() -
     }
     layers = {path for layer in ("core", "games") for path in (PACKAGE / layer).rglob("*.py")}
     assert importers and importers <= sources
-    assert PACKAGE / "games" / "steppin_stones" / "move_kernels.py" in sources
+    assert PACKAGE / "games" / "steppin_stones" / "kernels" / "moves.py" in sources
     assert PACKAGE / "core" / "playouts.py" in sources  # constants the kernels read
     assert sources == importers | layers
     assert PACKAGE / "web" / "app.py" not in sources

@@ -35,19 +35,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # target -> (modules or packages to mutate, tests that judge them), relative to the tree
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
-    game: ([f"src/ludoteca/games/{game}/kernels/rules.py"], [f"tests/games/{game}"])
-    for game in ("salta", "pente_grammai", "salt_n_pepper", "splinter")
+    # a game's hand-written kernels modules (the generated contract module is left alone)
+    game: (
+        sorted(
+            str(path.relative_to(ROOT))
+            for path in (ROOT / "src/ludoteca/games" / game / "kernels").glob("*.py")
+            if path.name != "__init__.py"
+        ),
+        [f"tests/games/{game}"],
+    )
+    for game in ("salta", "pente_grammai", "salt_n_pepper", "splinter", "steppin_stones")
 }
-TARGETS |= {
-    "steppin_stones": (
-        [
-            "src/ludoteca/games/steppin_stones/kernels/rules.py",
-            "src/ludoteca/games/steppin_stones/move_kernels.py",
-        ],
-        ["tests/games/steppin_stones"],
-    ),
-    "web": (["src/ludoteca/web"], ["tests/web"]),  # every module of the package
-}
+TARGETS["web"] = (["src/ludoteca/web"], ["tests/web"])  # every module of the package
 
 TEST_SCRIPT = """#!/bin/sh
 # Run by Cosmic Ray for each mutant: the target's tests (the compiled cache is keyed by the

@@ -40,7 +40,7 @@ from ludoteca.ai import (
 )
 from ludoteca.ai.levels import LEVELS, BlunderingAgent, level_setting, rollout_plies
 from ludoteca.core.chance import sample_outcome
-from ludoteca.games.pente_grammai.solution import solve
+from ludoteca.games.pente_grammai.solver import solve
 from ludoteca.games.steppin_stones.planner import expert_move
 from tests.core.toy_games import TakeAwayGame, ToyDiceGame
 

@@ -20,7 +20,7 @@ from ludoteca.analysis.review import (
 )
 from ludoteca.analysis.review_model import label_for, move_accuracy
 from ludoteca.core import records
-from ludoteca.games.pente_grammai.solution import solve
+from ludoteca.games.pente_grammai.solver import solve
 
 
 def random_moves(game: ludoteca.Game, plies: int, seed: int) -> list[str]:

@@ -16,7 +16,7 @@ import pytest
 import ludoteca
 from ludoteca.analysis.review import review
 from ludoteca.analysis.review_model import Review, ReviewedDecision, summarise
-from ludoteca.games.pente_grammai.solution import solve
+from ludoteca.games.pente_grammai.solver import solve
 
 
 def decision(

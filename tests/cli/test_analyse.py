@@ -15,7 +15,7 @@ from ludoteca.core import records
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.notation import numbered_plies
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.solution import exact_move_values, solve
+from ludoteca.games.pente_grammai.solver import exact_move_values, solve
 from tests.support import flat, run_combined
 
 

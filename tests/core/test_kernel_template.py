@@ -41,6 +41,45 @@ def test_an_edit_of_the_rules_changes_the_generated_module(tmp_path: Path) -> No
     assert t.module_source(t.read_spec(package)) != before
 
 
+def _split_nim(package: Path) -> None:
+    """Nim's rules in two concept modules: its layout constants apart from its rules."""
+    package.mkdir()
+    rules = (NIM / "rules.py").read_text()
+    layout = "PILE, TO_MOVE, PLY, WINNER = 0, 1, 2, 3\n"
+    assert layout in rules
+    rules = rules.replace(layout, "from kernels.layout import PILE, PLY, TO_MOVE, WINNER\n")
+    (package / "layout.py").write_text(layout)
+    (package / "rules.py").write_text(rules)
+
+
+def test_the_concept_modules_are_read_in_order_and_each_edit_changes_the_module(
+    tmp_path: Path,
+) -> None:
+    package = tmp_path / "kernels"
+    _split_nim(package)
+    spec = t.read_spec(package)
+    assert spec.modules == ("layout", "rules")
+    assert spec.homes["PILE"] == "layout" and spec.homes["legal_into"] == "rules"
+    source = t.module_source(spec)
+    assert source.index(".layout import *") < source.index(".rules import *")
+    (package / "layout.py").write_text((package / "layout.py").read_text() + "# x\n")
+    assert t.module_source(t.read_spec(package)) != source
+
+
+def test_concept_modules_come_layout_first_and_learning_last(tmp_path: Path) -> None:
+    for name in ("learning", "rules", "groups", "playouts", "layout", "moves"):
+        (tmp_path / f"{name}.py").write_text("")
+    (tmp_path / "__init__.py").write_text("")
+    assert t.concept_modules(tmp_path) == [
+        "layout",
+        "groups",
+        "moves",
+        "rules",
+        "playouts",
+        "learning",
+    ]
+
+
 def test_the_contract_kernels_are_generated_for_every_game() -> None:
     for package in [*t.game_packages(), NIM]:
         source = (package / "__init__.py").read_text()

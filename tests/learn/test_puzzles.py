@@ -28,11 +28,11 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The solved table is solved into this module's own folder, never the user's cache."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LUDOTECA_CACHE", str(tmp_path_factory.mktemp("solution")))
-        from ludoteca.games.pente_grammai import solution
+        from ludoteca.games.pente_grammai import solver
 
-        solution._solve_rules.cache_clear()
+        solver._solve_rules.cache_clear()
         yield
-        solution._solve_rules.cache_clear()
+        solver._solve_rules.cache_clear()
 
 
 def test_every_shipped_puzzle_is_proved_by_the_solved_table() -> None:

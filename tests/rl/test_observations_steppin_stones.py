@@ -11,8 +11,8 @@ import pytest
 import ludoteca
 from ludoteca.core.outcome import CHANCE
 from ludoteca.games.steppin_stones import SteppinStonesGame, SteppinStonesState
-from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.rl import VectorEnv
 from tests.rl.vector_agreement import check_vector_env_agrees
 

@@ -12,7 +12,7 @@ game's levels and the tournaments that rank them):
    time (40,000 positions in Salt 'n' Pepper, 80,000 in Splinter); MCTS with 10,000 iterations
    by default (5,000 in Salta, whose games are long).
 
-Pente Grammai is solved (`ludoteca.games.pente_grammai.solution`), so its levels play perfectly
+Pente Grammai is solved (`ludoteca.games.pente_grammai.solver`), so its levels play perfectly
 except for random moves: one in two at level 1, one in four, one in ten, one in 25, and none at
 level 5. Its dice leave little room for skill: perfect play beats MCTS with 200 iterations in
 58 % of games, and MCTS with 50 iterations that plays a random move one time in four in 70 %.

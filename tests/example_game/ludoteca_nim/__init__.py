@@ -29,7 +29,8 @@ from ludoteca.core.array_state import KernelGame
 from ludoteca.core.options import OptionSpec
 from ludoteca_nim import heuristics, view
 from ludoteca_nim import kernels as k
-from ludoteca_nim.state import NimState, parse_position
+from ludoteca_nim.position import read_position
+from ludoteca_nim.state import NimState
 
 __all__ = ["NimGame", "NimState"]
 
@@ -92,4 +93,4 @@ class NimGame(KernelGame):
         Raises:
             InvalidStateError: What is wrong with the text, and the expected form.
         """
-        return parse_position(self, text)
+        return NimState(self, read_position(self, text))

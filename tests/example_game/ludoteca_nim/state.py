@@ -1,7 +1,7 @@
 """Nim positions, moves and notation.
 
-Notation: ``t1``, ``t2``, ... (take one, two, ... counters). Position text: the pile, the
-player to move and the moves played, e.g. ``15 0 0`` (the start of the default game).
+Notation: ``t1``, ``t2``, ... (take one, two, ... counters). Position text is read and written
+in `ludoteca_nim.position`.
 """
 
 from __future__ import annotations
@@ -9,17 +9,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
-
 from ludoteca.core.array_state import ArrayState
-from ludoteca.core.errors import InvalidStateError
 from ludoteca.core.outcome import Outcome
 from ludoteca_nim import kernels as k
+from ludoteca_nim.position import position_text
 
 if TYPE_CHECKING:
-    from ludoteca_nim import NimGame
-
-POSITION = re.compile(r"(\d{1,4}) ([01]) (\d{1,6})")
+    pass
 
 
 class NimState(ArrayState):
@@ -56,26 +52,8 @@ class NimState(ArrayState):
         return f"{text} takes too many: a move takes 1 to {most} counters here"
 
     def to_text(self) -> str:
-        """``<pile> <player to move> <moves played>``."""
-        return f"{self.pile} {int(self.cells[k.TO_MOVE])} {int(self.cells[k.PLY])}"
+        """``<pile> <player to move> <moves played>`` (`ludoteca_nim.position`)."""
+        return position_text(self.cells)
 
     def __str__(self) -> str:
         return f"{'o' * self.pile} ({self.pile} left)"
-
-
-def parse_position(game: NimGame, text: str) -> NimState:
-    """Read position text written by `NimState.to_text`.
-
-    Raises:
-        InvalidStateError: What is wrong, and the expected form.
-    """
-    match = POSITION.fullmatch(text.strip()) if isinstance(text, str) else None
-    if match is None:
-        raise InvalidStateError(f"a Nim position is '<pile> <0|1> <moves played>'; got {text!r}")
-    pile, player, ply = (int(group) for group in match.groups())
-    cells = np.array([pile, player, ply, k.NO_WINNER], dtype=np.int32)
-    if pile == 0:
-        if ply == 0:
-            raise InvalidStateError("an empty pile needs at least one move played")
-        cells[k.WINNER] = 1 - player  # whoever moved last took the last counter
-    return NimState(game, cells)

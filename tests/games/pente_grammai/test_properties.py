@@ -12,7 +12,7 @@ import ludoteca
 from ludoteca.core.chance import sample_outcome
 from ludoteca.core.conformance import check_game
 from ludoteca.games.pente_grammai import PenteGrammaiState
-from tests.games.pente_grammai import playthrough, reference
+from tests.games.pente_grammai import reference
 from tests.games.pente_grammai.positions import make
 from tests.support import played_games
 
@@ -151,16 +151,3 @@ def test_random_playouts_play_one_roll_and_one_move_per_turn() -> None:
     # each game is the first-player draw plus whole turns of a roll and a move.
     stats = make(sacred="storage").random_playouts(200, 9)
     assert stats.plies == 2 * stats.decisions + stats.games
-
-
-# -- golden playthroughs --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", sorted(playthrough.GOLDEN))
-def test_golden_playthroughs_are_unchanged(name: str) -> None:
-    options, seed, plies = playthrough.GOLDEN[name]
-    expected = (playthrough.DATA / name).read_text().splitlines()
-    actual = playthrough.playthrough(options, seed, plies)
-    for number, (want, got) in enumerate(zip(expected, actual, strict=False)):
-        assert got == want, f"{name} line {number + 1} differs (regenerate only if rules changed)"
-    assert len(actual) == len(expected)

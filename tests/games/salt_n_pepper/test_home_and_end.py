@@ -12,7 +12,7 @@ import ludoteca
 from ludoteca import InvalidStateError
 from ludoteca.games.salt_n_pepper import SaltNPepperState
 from ludoteca.games.salt_n_pepper import kernels as k
-from ludoteca.games.salt_n_pepper.text import build_cells
+from ludoteca.games.salt_n_pepper.position import build_cells
 from tests.games.salt_n_pepper.diagrams import position
 from tests.games.salt_n_pepper.helpers import PEPPER, SALT, make, state_at
 from tests.support import moves, play, refused

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 import ludoteca
-from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.state import SteppinStonesState
 from tests.games.accessors import stub_problems
 

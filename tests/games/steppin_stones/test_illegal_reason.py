@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from ludoteca import CHANCE
-from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.layout import SUITS
 from ludoteca.games.steppin_stones.state import SteppinStonesState
 from tests.games.steppin_stones.helpers import make

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ludoteca import CHANCE, IllegalMoveError
-from ludoteca.games.steppin_stones import cells
+from ludoteca.games.steppin_stones import layout as cells
 from tests.games.steppin_stones.helpers import destinations, make, state_at
 from tests.games.steppin_stones.positions import (
     ALMOST_WON,

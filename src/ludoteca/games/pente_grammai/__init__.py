@@ -69,12 +69,9 @@ from ludoteca.core.info import (
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.pente_grammai import heuristics, view
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.solution import exact_move_values, expert_move
-from ludoteca.games.pente_grammai.state import (
-    PenteGrammaiMove,
-    PenteGrammaiState,
-    parse_position,
-)
+from ludoteca.games.pente_grammai.position import read_position
+from ludoteca.games.pente_grammai.solver import exact_move_values, expert_move
+from ludoteca.games.pente_grammai.state import PenteGrammaiMove, PenteGrammaiState
 
 __all__ = ["PenteGrammaiGame", "PenteGrammaiMove", "PenteGrammaiState"]
 
@@ -208,4 +205,4 @@ class PenteGrammaiGame(KernelGame):
         Raises:
             InvalidStateError: What is wrong with the text, and the expected form.
         """
-        return parse_position(self, text)
+        return PenteGrammaiState(self, read_position(self, text))

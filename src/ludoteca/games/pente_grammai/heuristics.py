@@ -17,7 +17,7 @@ The lead is the difference of the two progresses, squashed with ``tanh(lead / sc
 shrinks as counters come home (fewer counters left, fewer turns for a lead to change hands).
 White's value is returned first and Blue's is its negation; a finished game is worth its returns.
 
-The game is also solved outright (`ludoteca.games.pente_grammai.solution`): ``expert_move``,
+The game is also solved outright (`ludoteca.games.pente_grammai.solver`): ``expert_move``,
 re-exported here, is perfect play. The searches keep this cheap estimate, which needs no table.
 """
 
@@ -32,7 +32,7 @@ from numba import njit
 from ludoteca.core.game import Game
 from ludoteca.core.search import GOING_ON
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.solution import expert_move, solve
+from ludoteca.games.pente_grammai.solver import expert_move, solve
 from ludoteca.games.pente_grammai.state import PenteGrammaiState
 
 __all__ = [

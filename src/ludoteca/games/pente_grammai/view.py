@@ -34,19 +34,19 @@ from typing import TYPE_CHECKING, Final
 
 from ludoteca.core.view import Die, Drawing, Mark, Piece, Region
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.state import (
+from ludoteca.games.pente_grammai.position import (
     POINT_NAMES,
     SIDE_NAMES,
-    PenteGrammaiMove,
     side_summary,
     status_line,
 )
-from ludoteca.games.pente_grammai.state import (
+from ludoteca.games.pente_grammai.position import (
     board_text as board_text,  # the game's View takes it from this module
 )
-from ludoteca.games.pente_grammai.state import (
+from ludoteca.games.pente_grammai.position import (
     render_board as render_board,
 )
+from ludoteca.games.pente_grammai.state import PenteGrammaiMove
 
 if TYPE_CHECKING:
     from ludoteca.core.game import Move

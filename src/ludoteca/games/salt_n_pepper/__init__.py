@@ -27,7 +27,7 @@ Start position (10 ranks; S = Salt, P = Pepper; empty dark squares ``.``, light 
 
 Notation: ``c8-b7`` (a step), ``e5xc3`` (a leap), ``d1-home`` (home from the back rank),
 ``c2xhome`` (a leap home), ``pass``; the bag draw's outcomes are ``first-0`` (Salt starts) and
-``first-1`` (Pepper starts). Position text: see `ludoteca.games.salt_n_pepper.text`.
+``first-1`` (Pepper starts). Position text: see `ludoteca.games.salt_n_pepper.position`.
 
 Options:
     first: ``"random"`` (default; the bag draw, an explicit chance node at even odds), ``0``
@@ -65,8 +65,8 @@ from ludoteca.core.info import (
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salt_n_pepper import heuristics, view
 from ludoteca.games.salt_n_pepper import kernels as k
+from ludoteca.games.salt_n_pepper.position import build_cells, parse_cells, start_squares
 from ludoteca.games.salt_n_pepper.state import SaltNPepperMove, SaltNPepperState
-from ludoteca.games.salt_n_pepper.text import build_cells, parse_cells, start_squares
 
 __all__ = ["SaltNPepperGame", "SaltNPepperMove", "SaltNPepperState"]
 

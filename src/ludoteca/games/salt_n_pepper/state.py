@@ -3,7 +3,7 @@
 Notation: ``c8-b7`` (a step), ``e5xc3`` (a leap), ``d1-home`` (a piece on the back rank moves
 home), ``c2xhome`` (a leap home over a piece on the back rank), ``pass`` (a forfeited turn);
 at the bag draw, ``first-0`` (Salt starts) or ``first-1`` (Pepper starts). Position text: see
-`ludoteca.games.salt_n_pepper.text`.
+`ludoteca.games.salt_n_pepper.position`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ludoteca.core.game import Move
 from ludoteca.core.grids import SQUARE_PATTERN, parse_square, square_name
 from ludoteca.core.outcome import CHANCE, Outcome
 from ludoteca.games.salt_n_pepper import kernels as k
-from ludoteca.games.salt_n_pepper.text import position_text, render_board
+from ludoteca.games.salt_n_pepper.position import position_text, render_board
 
 if TYPE_CHECKING:
     from ludoteca.games.salt_n_pepper import SaltNPepperGame
@@ -216,7 +216,7 @@ class SaltNPepperState(ArrayState):
         return _why_not_step_or_leap(text, side, origin, destination, is_leap, self)
 
     def to_text(self) -> str:
-        """The canonical one-line position text (see `ludoteca.games.salt_n_pepper.text`)."""
+        """The canonical one-line position text (see `ludoteca.games.salt_n_pepper.position`)."""
         return position_text(self._cells, int(self.game.params[k.P_RANKS]))
 
     def __str__(self) -> str:

@@ -20,8 +20,8 @@ from ludoteca.core.grids import square_name
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.view import GRID_MARGIN, Drawing, Piece, Region, grid_coordinates
 from ludoteca.games.salt_n_pepper import kernels as k
+from ludoteca.games.salt_n_pepper.position import is_dark, render_board, status_line
 from ludoteca.games.salt_n_pepper.state import SIDE_NAMES, SaltNPepperMove
-from ludoteca.games.salt_n_pepper.text import is_dark, render_board, status_line
 
 if TYPE_CHECKING:
     from ludoteca.core.game import Move

@@ -61,7 +61,8 @@ from ludoteca.core.info import (
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
 from ludoteca.games.salta import heuristics, view
 from ludoteca.games.salta import kernels as k
-from ludoteca.games.salta.state import SaltaMove, SaltaState, parse_position
+from ludoteca.games.salta.position import read_position
+from ludoteca.games.salta.state import SaltaMove, SaltaState
 
 __all__ = ["SaltaGame", "SaltaMove", "SaltaState"]
 
@@ -226,4 +227,4 @@ class SaltaGame(KernelGame):
         Raises:
             InvalidStateError: What is wrong with the text, and the expected form.
         """
-        return parse_position(self, text)
+        return SaltaState(self, read_position(self, text))

@@ -25,15 +25,15 @@ from ludoteca.core.view import (
     grid_coordinates,
 )
 from ludoteca.games.salta import kernels as k
-from ludoteca.games.salta.state import (
+from ludoteca.games.salta.position import (
     KIND_LETTERS,
     SIDE_NAMES,
-    SaltaMove,
     moves_left_line,
     piece_name,
     render_board,
     status_line,
 )
+from ludoteca.games.salta.state import SaltaMove
 
 if TYPE_CHECKING:
     from ludoteca.games.salta.state import SaltaState

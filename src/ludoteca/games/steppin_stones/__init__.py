@@ -58,12 +58,11 @@ from ludoteca.core.array_state import KernelGame
 from ludoteca.core.errors import InvalidOptionError
 from ludoteca.core.info import GameInfo, LevelSetting, PieceStyle, RegionStyle, View
 from ludoteca.core.options import OPTION_MAXIMUM, OptionSpec
-from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import heuristics, view
 from ludoteca.games.steppin_stones import kernels as k
-from ludoteca.games.steppin_stones.expert_playouts import expert_playouts
-from ludoteca.games.steppin_stones.layout import Layout, layout
-from ludoteca.games.steppin_stones.planner import expert_move
+from ludoteca.games.steppin_stones import layout as c
+from ludoteca.games.steppin_stones.layout import Layout, board_layout
+from ludoteca.games.steppin_stones.planner import expert_move, expert_playouts
 from ludoteca.games.steppin_stones.position import parse_position
 from ludoteca.games.steppin_stones.state import SteppinStonesMove, SteppinStonesState
 
@@ -162,7 +161,7 @@ class SteppinStonesGame(KernelGame):
             raise InvalidOptionError(
                 "aces_as_stones=true needs aces on the board: give aces=2 or aces=4 as well"
             )
-        self.layout: Layout = layout(bool(self._options["large_board"]), aces)
+        self.layout: Layout = board_layout(bool(self._options["large_board"]), aces)
         self.geometry: npt.NDArray[np.int64] = self.layout.geometry()
         params = np.zeros(k.NUM_PARAMS, dtype=np.int64)
         params[k.P_NUM_SQUARES] = self.layout.num_squares

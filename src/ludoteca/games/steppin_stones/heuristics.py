@@ -27,8 +27,8 @@ import numpy.typing as npt
 from numba import njit
 
 from ludoteca.core.search import GOING_ON
-from ludoteca.games.steppin_stones import cells as c
 from ludoteca.games.steppin_stones import kernels as k
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.layout import HOME_COLUMN
 from ludoteca.games.steppin_stones.planner import expert_move
 from ludoteca.games.steppin_stones.state import SteppinStonesState

@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Final
 from ludoteca.core.grids import FILE_LETTERS
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.view import GRID_MARGIN, Die, Drawing, Mark, Piece, Region, grid_coordinates
-from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.layout import SUIT_NAME, SUIT_NAMES, SUITS
-from ludoteca.games.steppin_stones.notation import cell_token, face_text, roll_example
+from ludoteca.games.steppin_stones.position import cell_token, face_text, roll_example
 
 if TYPE_CHECKING:
     from ludoteca.core.game import Move

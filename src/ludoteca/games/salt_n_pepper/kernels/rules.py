@@ -1,159 +1,59 @@
-"""Salt 'n' Pepper's rules as compiled kernels over one small integer array.
+"""Salt 'n' Pepper's moves.
 
-Board indexing (``square = rank0 * 10 + file0``; ``params[P_RANKS]`` ranks, 10 by default)::
-
-    rank 10 | 90 91 92 ... 99      Salt (dark squares, where file + rank is odd, a = 1)
-     ...    |                      starts on the top three ranks and moves down;
-    rank 2  | 10 11 12 ... 19      Pepper starts on the light squares of ranks 1-3 and
-    rank 1  |  0  1  2 ...  9      moves up. a1 (square 0) is light.
-              a  b  c  ...  j
-
-The position array (``int32``), see the ``*_AT`` offsets below:
-
-- ``FIRST_AT``: the side that moved first, or ``UNDRAWN`` before the bag draw (a chance node);
-- ``PLY_AT``: plies played since the draw (passes included); the side to move follows from it;
-- ``PASSES_AT``: passes played in a row just now (0, 1, or 2 once both sides are stuck);
-- ``STATUS_AT`` and ``REASON_AT``: how the game stands;
-- ``ON_BOARD_AT + side``: how many of the side's 15 pieces are still on the board;
-- ``PIECES_AT + side * 15 + i``: the squares of those pieces in ascending order, then
-  ``NO_SQUARE`` for the pieces already home (so equal positions have equal arrays);
-- ``BOARD_AT + square``: ``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL`` (a side's cell is side + 1).
-
-Options arrive as ``params`` (see ``P_*``), the board geometry as ``targets`` (`build_targets`).
-
-Action codec (the one place that knows it)::
-
-    action = square * 12 + kind       # 0 <= action < PASS
-    kind   = direction                # 0..4: a step SW, SE, N, W or E
-           | LEAP + direction         # 5..9: a leap over the neighbour that way
-           | HOME                     # 10: a piece on the back rank moves off the board
-           | LEAP_HOME                # 11: a leap over a piece on the back rank, off the board
-    PASS = MAX_SQUARES * 12           # the forfeited turn
-
-At the bag draw (a chance node) the outcomes are 0 (Salt moves first) and 1 (Pepper first).
+The moves of each side, applying a move and ending the game, and the contract's primitives;
+the position array and the action codec are in `layout`.
 """
 
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
 from ludoteca.core.playouts import (
     NO_WINNER,
     T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
     T_DRAWS,  # noqa: F401
     T_LEGAL_MOVES,  # noqa: F401
     T_LONGEST,  # noqa: F401
-    T_PLIES,
-    T_WINS,
 )
 from ludoteca.core.vector_kernels import random_below
-
-WIDTH = 10
-MIN_RANKS, MAX_RANKS = 6, 20
-MAX_SQUARES = WIDTH * MAX_RANKS
-PIECES_PER_SIDE = 15
-SALT, PEPPER = 0, 1
-
-FIRST_AT = 0
-PLY_AT = 1
-PASSES_AT = 2
-STATUS_AT = 3
-REASON_AT = 4
-ON_BOARD_AT = 5  # + side
-PIECES_AT = 7  # + side * 15 + i
-BOARD_AT = 37  # + square
-
-
-def cells_size(ranks):  # type: ignore[no-untyped-def]
-    """The length of the position array of a board with ``ranks`` ranks."""
-    return BOARD_AT + WIDTH * ranks
-
-
-UNDRAWN = -1  # FIRST_AT before the bag draw
-NO_SQUARE = -1  # PIECES_AT slots of pieces that are home
-EMPTY, SALT_CELL, PEPPER_CELL = 0, 1, 2
-
-# STATUS values
-ONGOING, SALT_WINS, PEPPER_WINS, DRAW = 0, 1, 2, 3
-# REASON values
-NO_REASON = 0
-ALL_HOME = 1  # the winner brought its 15th piece home
-BOTH_STUCK = 2  # engine safeguard: two passes in a row
-PLY_CAP = 3  # engine safeguard: max_plies
-
-# params: the options as integers
-P_RANKS = 0
-P_PEPPER_DIRECTIONS = 1  # 1 (straight up) or 3 (up and sideways)
-P_MAX_PLIES = 2
-NUM_PARAMS = 3
-
-# Directions as (file, rank) steps. Salt uses SW and SE; Pepper N, and with the option W and E.
-SW, SE, N, W, E = 0, 1, 2, 3, 4
-NUM_DIRECTIONS = 5
-DIRECTION_STEPS = ((-1, -1), (1, -1), (0, 1), (-1, 0), (1, 0))
-SIDE_DIRECTIONS = np.array([[SW, SE, -1], [N, W, E]], dtype=np.int64)
-
-LEAP = 5  # kind = LEAP + direction
-HOME, LEAP_HOME = 10, 11
-KINDS = 12
-PASS = MAX_SQUARES * KINDS
-NUM_ACTIONS = PASS + 1
-MAX_LEGAL = 64  # 15 pieces x 3 directions, at most one action each
-
-OFF_BOARD = -1  # a target beyond the edge
-HOME_LANDING = -2  # a leap over the mover's back rank lands home
-
-
-def build_targets(ranks):  # type: ignore[no-untyped-def]
-    """The board geometry: ``targets[square, kind]`` for the step and leap kinds (0..9).
-
-    A step kind gives the neighbouring square that way (the square a leap goes over), a leap
-    kind the landing square; ``OFF_BOARD`` past the edge. A forward leap over a piece on the
-    mover's back rank (rank 1 for Salt going SW/SE, the top rank for Pepper going N) lands
-    ``HOME_LANDING`` whatever file it would reach.
-    """
-    targets = np.full((WIDTH * ranks, LEAP + NUM_DIRECTIONS), OFF_BOARD, dtype=np.int64)
-    for square in range(WIDTH * ranks):
-        rank, file = divmod(square, WIDTH)
-        for direction, (df, dr) in enumerate(DIRECTION_STEPS):
-            if not (0 <= file + df < WIDTH and 0 <= rank + dr < ranks):
-                continue
-            targets[square, direction] = (rank + dr) * WIDTH + file + df
-            over_back_rank = (direction in (SW, SE) and rank + dr == 0) or (
-                direction == N and rank + dr == ranks - 1
-            )
-            if over_back_rank:
-                targets[square, LEAP + direction] = HOME_LANDING
-            elif 0 <= file + 2 * df < WIDTH and 0 <= rank + 2 * dr < ranks:
-                targets[square, LEAP + direction] = (rank + 2 * dr) * WIDTH + file + 2 * df
-    return targets
-
-
-@njit(cache=True)
-def encode_action(square, kind):
-    """The action index of the move of kind ``kind`` by the piece on ``square``."""
-    return square * KINDS + kind
-
-
-@njit(cache=True)
-def side_to_move(s):
-    """The side to move once the first player is drawn: turns alternate from ``FIRST_AT``."""
-    return (s[FIRST_AT] + s[PLY_AT]) & 1
-
-
-@njit(cache=True)
-def back_rank(side, params):
-    """The mover's own edge rank, 0-based: rank 1 for Salt, the top rank for Pepper."""
-    return 0 if side == SALT else params[P_RANKS] - 1
-
-
-@njit(cache=True)
-def direction_count(side, params):
-    """How many directions ``side`` moves in: Salt 2, Pepper 1 (or 3 with sideways moves)."""
-    return 2 if side == SALT else params[P_PEPPER_DIRECTIONS]
-
+from ludoteca.games.salt_n_pepper.kernels.layout import (
+    ALL_HOME,
+    BOARD_AT,
+    BOTH_STUCK,
+    DRAW,
+    EMPTY,
+    FIRST_AT,
+    HOME,
+    HOME_LANDING,
+    KINDS,
+    LEAP,
+    LEAP_HOME,
+    MAX_LEGAL,
+    NO_REASON,
+    NO_SQUARE,
+    OFF_BOARD,
+    ON_BOARD_AT,
+    ONGOING,
+    P_MAX_PLIES,
+    PASS,
+    PASSES_AT,
+    PEPPER,
+    PEPPER_WINS,
+    PIECES_AT,
+    PIECES_PER_SIDE,
+    PLY_AT,
+    PLY_CAP,
+    REASON_AT,
+    SALT,
+    SALT_WINS,
+    SIDE_DIRECTIONS,
+    STATUS_AT,
+    UNDRAWN,
+    WIDTH,
+    back_rank,
+    direction_count,
+    encode_action,
+    side_to_move,
+)
 
 # -- the moves -------------------------------------------------------------------------------
 
@@ -318,55 +218,6 @@ def apply_action_inplace(s, action, params, targets):
     settle(s, params)
 
 
-# -- random playouts ---------------------------------------------------------------------------
-
-# random_playouts totals: the standard ones of ludoteca.core.playouts, then our own
-T_STUCK_DRAWS = T_WINS + 2  # draws by two passes in a row (engine safeguard)
-T_CAP_DRAWS = T_WINS + 3  # draws by max_plies (engine safeguard)
-T_PASSES = T_WINS + 4  # forfeited turns
-T_SALT_FIRST = T_WINS + 5  # games in which Salt moved first
-T_FIRST_MOVER_WINS = T_WINS + 6  # games won by the side that moved first
-T_LEAPS = T_WINS + 7  # leaps, leaps home included
-T_LEAPS_HOME = T_WINS + 8
-NUM_TOTALS = T_WINS + 9
-
-
-@njit(cache=True)
-def random_playout_inplace(s, params, targets, totals, curve, max_plies):
-    """Play ``s``: the bag draw at even odds, then uniformly random legal moves.
-
-    Stops when the game is over or after ``max_plies`` plies (the draw counts; `NO_PLY_LIMIT`:
-    play to the end). Adds the plies, decisions, legal moves, turns (a turn is one decision),
-    passes and leaps to ``totals`` and the legal-move counts to ``curve`` (see
-    `ludoteca.core.playouts`); returns the side of the first decision (`NO_WINNER` if none).
-    """
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    plies = 0
-    if s[STATUS_AT] == ONGOING and s[FIRST_AT] == UNDRAWN and plies < max_plies:
-        apply_action_inplace(s, np.random.randint(2), params, targets)
-        totals[T_PLIES] += 1
-        plies += 1
-    first = NO_WINNER
-    decisions = 0
-    while s[STATUS_AT] == ONGOING and plies < max_plies:
-        plies += 1
-        if decisions == 0:
-            first = side_to_move(s)
-        n = legal_actions_into(s, params, targets, out)
-        count_decision(totals, curve, decisions, n, True)
-        decisions += 1
-        action = out[np.random.randint(n)]
-        if action == PASS:
-            totals[T_PASSES] += 1
-        elif action % KINDS >= LEAP and action % KINDS != HOME:
-            totals[T_LEAPS] += 1
-            if action % KINDS == LEAP_HOME:
-                totals[T_LEAPS_HOME] += 1
-        apply_action_inplace(s, action, params, targets)
-        totals[T_PLIES] += 1
-    return first
-
-
 @njit(cache=True)
 def winner(s):
     """The side that won a finished position, `NO_WINNER` for a draw."""
@@ -374,116 +225,6 @@ def winner(s):
     if status == SALT_WINS:
         return SALT
     return PEPPER if status == PEPPER_WINS else NO_WINNER
-
-
-# == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
-#
-# The observation is ``NUM_PLANES`` planes of ``ranks x 10`` (rank 1 first, file a first, so a
-# plane's flat index is the square), from one player's view: own and opponent pieces, then
-# planes that hold one number each.
-
-OBS_OWN = 0  # 1 where a piece of the observing player stands
-OBS_OPPONENT = 1  # 1 where an opponent piece stands
-OBS_IS_PEPPER = 2  # all 1 when the observing player is Pepper
-OBS_TO_MOVE = 3  # all 1 when it is the observing player's turn (0 before the bag draw)
-OBS_OWN_HOME = 4  # the observing player's pieces home / 15
-OBS_OPPONENT_HOME = 5  # the opponent's pieces home / 15
-OBS_PASSES = 6  # passes in a row just now / 2 (the double-pass stop)
-OBS_PLIES = 7  # plies played / max_plies (the ply cap's countdown)
-NUM_PLANES = 8
-NUM_CHANCE_OUTCOMES = 2  # the bag draw: first-0, first-1
-
-
-@njit(cache=True)
-def _fill(out, plane, squares, value):
-    out[plane * squares : (plane + 1) * squares] = value
-
-
-@njit(cache=True)
-def observation(s, params, targets, player, out):
-    """Write the position's planes as ``player`` sees them into the flat float32 ``out``."""
-    squares = WIDTH * params[P_RANKS]
-    out[: 2 * squares] = 0.0
-    for side in range(2):
-        plane = OBS_OWN if side == player else OBS_OPPONENT
-        base = PIECES_AT + side * PIECES_PER_SIDE
-        for i in range(s[ON_BOARD_AT + side]):
-            out[plane * squares + s[base + i]] = 1.0
-    _fill(out, OBS_IS_PEPPER, squares, 1.0 if player == PEPPER else 0.0)
-    to_move = s[STATUS_AT] == ONGOING and s[FIRST_AT] != UNDRAWN and side_to_move(s) == player
-    _fill(out, OBS_TO_MOVE, squares, 1.0 if to_move else 0.0)
-    own_home = PIECES_PER_SIDE - s[ON_BOARD_AT + player]
-    opponent_home = PIECES_PER_SIDE - s[ON_BOARD_AT + 1 - player]
-    _fill(out, OBS_OWN_HOME, squares, own_home / PIECES_PER_SIDE)
-    _fill(out, OBS_OPPONENT_HOME, squares, opponent_home / PIECES_PER_SIDE)
-    _fill(out, OBS_PASSES, squares, min(s[PASSES_AT], 2) / 2.0)
-    _fill(out, OBS_PLIES, squares, min(s[PLY_AT] / params[P_MAX_PLIES], 1.0))
-
-
-# -- Named accessors --------------------------------------------------------------------------
-# The layout read and written by name: code outside the kernels (position text, the state, the
-# view) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back as
-# a view of ``s`` (read-only when ``s`` is).
-
-
-@njit(cache=True)
-def board_cells(s):
-    """The board, one cell per square (``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL``): a view."""
-    return s[BOARD_AT:]
-
-
-@njit(cache=True)
-def board_cell(s, square):
-    """What stands on ``square``: ``EMPTY``, or the side + 1 of the piece there."""
-    return s[BOARD_AT + square]
-
-
-@njit(cache=True)
-def set_board_cell(s, square, value):
-    """Put ``value`` (``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL``) on ``square``."""
-    s[BOARD_AT + square] = value
-
-
-@njit(cache=True)
-def pieces_on_board(s, side):
-    """How many of ``side``'s pieces are still on the board."""
-    return s[ON_BOARD_AT + side]
-
-
-@njit(cache=True)
-def set_pieces_on_board(s, side, count):
-    """Set how many of ``side``'s pieces are on the board."""
-    s[ON_BOARD_AT + side] = count
-
-
-@njit(cache=True)
-def piece_slots(s, side):
-    """All ``PIECES_PER_SIDE`` piece slots of ``side``: the squares, then ``NO_SQUARE``: a view."""
-    start = PIECES_AT + side * PIECES_PER_SIDE
-    return s[start : start + PIECES_PER_SIDE]
-
-
-@njit(cache=True)
-def piece_squares(s, side):
-    """The squares of ``side``'s pieces on the board, ascending: a view."""
-    start = PIECES_AT + side * PIECES_PER_SIDE
-    return s[start : start + s[ON_BOARD_AT + side]]
-
-
-@njit(cache=True)
-def after_game(s, totals):
-    """Salt 'n' Pepper's own totals of a finished random game (see ``T_STUCK_DRAWS``...)."""
-    won = winner(s)
-    first = s[FIRST_AT]
-    if first == SALT:
-        totals[T_SALT_FIRST] += 1
-    if won < 0:
-        if s[REASON_AT] == BOTH_STUCK:
-            totals[T_STUCK_DRAWS] += 1
-        else:
-            totals[T_CAP_DRAWS] += 1
-    elif won == first:
-        totals[T_FIRST_MOVER_WINS] += 1
 
 
 # -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py

@@ -1,139 +1,61 @@
-"""Salta's rules as compiled kernels over one small integer array.
+"""Salta's moves.
 
-Board indexing (square = rank0 * 10 + file0; only dark squares, file0 + rank0 even, are used)::
-
-    rank 10 | 90 .. 99
-     ...    |
-    rank 2  | 10 11 12 ... 19
-    rank 1  |  0  1  2 ...  9
-              a  b  c  ...  j
-
-The position array (``int32``), see the ``*_AT`` offsets below:
-
-- two layers of 100 cells, Green's then Red's: 0 for empty, else the piece number 1..15 of that
-  side (1-5 Stars, 6-10 Moons, 11-15 Suns). Two layers, because in the "played" scoring phase
-  each side ignores the other, so a Green and a Red piece may share a square;
-- the square of every piece (Green's 15, then Red's 15);
-- plies played, the two move counts of the scoring phase, the status and the reason code.
-
-Whose turn it is follows from the ply count: turns always alternate (a pass is a ply), Green
-first. Options arrive as ``params`` (see ``P_*``) and the goal table as ``goals[side, piece]``.
-
-Action codec (the one place that knows it)::
-
-    action = ((origin // 2) * 4 + direction) * 2 + is_jump      # 0 <= action < 400
-    PASS = 400
-
-``origin // 2`` numbers the 50 dark squares 0..49; directions are NE, NW, SE, SW.
+The play phase, why a move is refused, the played scoring phase and the end of the game, and
+the contract's primitives; the position array and the action codec are in `layout`.
 """
 
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
 from ludoteca.core.playouts import (
     NO_WINNER,
-    T_PLIES,
-    T_WINS,
 )
-
-WIDTH = 10
-NUM_SQUARES = 100
-PIECES_PER_SIDE = 15
-GREEN, RED = 0, 1
-
-LAYER_AT = 0  # + side * 100 + square
-PIECE_SQUARE_AT = 200  # + side * 15 + piece index (0..14)
-PLY_AT = 230
-SCORING_MOVES_AT = 231  # + side: moves made in the "played" scoring phase
-STATUS_AT = 233
-REASON_AT = 234
-CELLS_SIZE = 235
-
-# STATUS values
-ONGOING, GREEN_WINS, RED_WINS, DRAW = 0, 1, 2, 3
-# REASON values
-NO_REASON = 0
-RED_GOAL = 1  # Red completed its goal first
-GREEN_GOAL = 2  # Green completed its goal and Red's extra move did not complete Red's
-BOTH_GOALS = 3  # Red completed its goal with the extra move: draw
-SCORED_PLAYED = 4
-SCORED_SIMPLIFIED = 5
-PLY_CAP = 6
-SCORING_DECIDED = 7  # played scoring: one side is home and the other can no longer match it
-
-# params: the options as integers
-P_SCORING_START = 0  # plies after which scoring begins, or -1 without the move limit
-P_SCORING_MODE = 1  # SCORING_PLAYED or SCORING_SIMPLIFIED
-P_SCORING_CAP = 2  # per-player move cap in the played scoring phase (engine safeguard)
-P_MAX_PLIES = 3  # engine safeguard when there is no move limit
-NUM_PARAMS = 4
-SCORING_PLAYED, SCORING_SIMPLIFIED = 0, 1
-
-NE, NW, SE, SW = 0, 1, 2, 3
-DIRECTION_STEPS = ((1, 1), (-1, 1), (1, -1), (-1, -1))  # (file, rank) per direction
-FORWARD_DIRECTIONS = np.array([[NE, NW], [SE, SW]], dtype=np.int64)  # per side
-
-NUM_ACTIONS = 401
-PASS = 400
-MAX_LEGAL = 64  # 15 pieces x 4 directions, at most one action each
-
-
-def _build_tables():  # type: ignore[no-untyped-def]
-    neighbour = np.full((NUM_SQUARES, 4), -1, dtype=np.int64)
-    landing = np.full((NUM_SQUARES, 4), -1, dtype=np.int64)
-    for square in range(NUM_SQUARES):
-        rank, file = divmod(square, WIDTH)
-        for direction, (df, dr) in enumerate(DIRECTION_STEPS):
-            if 0 <= file + df < WIDTH and 0 <= rank + dr < WIDTH:
-                neighbour[square, direction] = (rank + dr) * WIDTH + file + df
-            if 0 <= file + 2 * df < WIDTH and 0 <= rank + 2 * dr < WIDTH:
-                landing[square, direction] = (rank + 2 * dr) * WIDTH + file + 2 * df
-    origin = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-    destination = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-    for action in range(PASS):
-        dark, direction, is_jump = action >> 3, (action >> 1) & 3, action & 1
-        rank = dark // 5
-        square = rank * WIDTH + (dark % 5) * 2 + rank % 2
-        origin[action] = square
-        destination[action] = (landing if is_jump else neighbour)[square, direction]
-    return neighbour, landing, origin, destination
-
-
-DIAGONAL_NEIGHBOUR, JUMP_LANDING, ACTION_ORIGIN, ACTION_DESTINATION = _build_tables()
-
-
-@njit(cache=True)
-def encode_action(origin, direction, is_jump):
-    """The action index of a move from ``origin`` in ``direction``."""
-    return ((origin // 2) * 4 + direction) * 2 + is_jump
-
-
-@njit(cache=True)
-def is_jump(action):
-    """Whether ``action`` is a jump (the codec's lowest bit); a pass is no jump."""
-    return action != PASS and (action & 1) == 1
-
-
-@njit(cache=True)
-def side_to_move(s):
-    """Green (0) on even ply counts, Red (1) on odd ones."""
-    return s[PLY_AT] & 1
-
-
-@njit(cache=True)
-def _is_empty(s, square):
-    return s[LAYER_AT + square] == 0 and s[LAYER_AT + NUM_SQUARES + square] == 0
-
-
-@njit(cache=True)
-def in_scoring_phase(s, params):
-    """Whether the played scoring phase is under way (the 120-move rule has struck)."""
-    start = params[P_SCORING_START]
-    return start >= 0 and s[PLY_AT] >= start
-
+from ludoteca.games.salta.kernels.layout import (
+    ACTION_DESTINATION,
+    ACTION_ORIGIN,
+    BOTH_GOALS,
+    DIAGONAL_NEIGHBOUR,
+    DRAW,
+    FORWARD_DIRECTIONS,
+    GREEN,
+    GREEN_GOAL,
+    GREEN_WINS,
+    JUMP_LANDING,
+    LAYER_AT,
+    MAX_LEGAL,
+    NE,
+    NO_REASON,
+    NUM_SQUARES,
+    NW,
+    ONGOING,
+    P_MAX_PLIES,
+    P_SCORING_CAP,
+    P_SCORING_MODE,
+    P_SCORING_START,
+    PASS,
+    PIECE_SQUARE_AT,
+    PIECES_PER_SIDE,
+    PLY_AT,
+    PLY_CAP,
+    REASON_AT,
+    RED,
+    RED_GOAL,
+    RED_WINS,
+    SCORED_PLAYED,
+    SCORED_SIMPLIFIED,
+    SCORING_DECIDED,
+    SCORING_MOVES_AT,
+    SCORING_PLAYED,
+    SCORING_SIMPLIFIED,
+    SE,
+    STATUS_AT,
+    SW,
+    WIDTH,
+    _is_empty,
+    encode_action,
+    in_scoring_phase,
+    side_to_move,
+)
 
 # -- the play phase -------------------------------------------------------------------------
 
@@ -288,190 +210,6 @@ def _play_phase_actions(s, out):
         return n_steps
     out[0] = PASS
     return 1
-
-
-# -- the play phase inside a random playout ------------------------------------------------
-#
-# A playout keeps a second picture of the board beside the position: one cell per square of a
-# 14 x 14 grid (the board with a border two squares wide), `BOARD_GREEN` or `BOARD_RED` where a
-# piece stands, 0 where none does, `BOARD_OFF` on the border. A neighbour in each direction is
-# then a fixed offset (`BOARD_STEP`), a square two steps away too, and an off-board square reads
-# as occupied, so generating the moves needs no table of neighbours and no on-board test. The
-# picture serves the play phase only (in the played scoring phase both sides' pieces may share
-# a square); the position itself stays complete, and the rare exact no-block test reads it.
-# Two cells after the grid count each side's pieces standing on their goal squares, so that the
-# end of the game is known without scanning the pieces after every move.
-
-BOARD_WIDTH = WIDTH + 4
-HOME_AT = BOARD_WIDTH * BOARD_WIDTH  # + side: how many of its pieces are on their goal squares
-BOARD_SIZE = HOME_AT + 2
-BOARD_GREEN, BOARD_RED, BOARD_OFF = 1, 2, 4  # a piece of side s is s + 1
-BOARD_CELL = np.array(  # the board cell of each square
-    [(square // WIDTH + 2) * BOARD_WIDTH + square % WIDTH + 2 for square in range(NUM_SQUARES)],
-    dtype=np.int64,
-)
-EMPTY_BOARD = np.full(BOARD_SIZE, BOARD_OFF, dtype=np.int32)
-EMPTY_BOARD[BOARD_CELL] = 0
-EMPTY_BOARD[HOME_AT:] = 0
-BOARD_STEP = (BOARD_WIDTH + 1, BOARD_WIDTH - 1, 1 - BOARD_WIDTH, -1 - BOARD_WIDTH)  # NE NW SE SW
-
-
-@njit(cache=True)
-def _new_board(s, goals):
-    """The board picture of a play-phase position, with the counts of pieces home."""
-    board = EMPTY_BOARD.copy()
-    for side in range(2):
-        for piece in range(PIECES_PER_SIDE):
-            square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
-            board[BOARD_CELL[square]] = side + 1
-            board[HOME_AT + side] += square == goals[side, piece]
-    return board
-
-
-# `_board_actions` counts and indexes in unsigned integers: numba gives every signed index a test
-# for a negative value (Python's counting from the end), a few instructions per access in its
-# innermost loop. A piece's neighbourhood is counted from its ``base``, the cell two squares
-# south-west of it (on the board or its border), so that no offset is negative.
-U_LEGAL = np.uint64(MAX_LEGAL)
-U_BASE = 2 * BOARD_WIDTH + 2  # a piece's cell less its base
-U_NE, U_NW, U_SE, U_SW = (np.uint64(U_BASE + step) for step in BOARD_STEP)
-U_NE2, U_NW2, U_SE2, U_SW2 = (np.uint64(U_BASE + 2 * step) for step in BOARD_STEP)
-
-
-@njit(cache=True)
-def _step(board, base, step, action, out, n_steps):
-    """A backward direction in `_board_actions`: the step ``action``, kept if its square is free."""
-    out[n_steps] = action
-    return n_steps + np.uint64(board[base + step] == 0)
-
-
-@njit(cache=True)
-def _step_or_jump(board, base, step, step2, rival, action, out, n_steps, n_jumps):
-    """A forward direction in `_board_actions`: its step, and its jump after it in ``out``."""
-    near = board[base + step]
-    out[n_steps] = action
-    out[U_LEGAL + n_jumps] = action + 1
-    jump = (near == rival) & (board[base + step2] == 0)
-    return n_steps + np.uint64(near == 0), n_jumps + np.uint64(jump)
-
-
-@njit(cache=True)
-def _board_step_targets(s, board, opponent):
-    """`_opponent_step_targets` on the board picture (the target as a board cell)."""
-    first = -1
-    second = False
-    for piece in range(PIECES_PER_SIDE):
-        cell = BOARD_CELL[s[PIECE_SQUARE_AT + opponent * PIECES_PER_SIDE + piece]]
-        for direction in range(4):
-            target = cell + BOARD_STEP[direction]
-            empty = board[target] == 0
-            second = second | (empty & (first >= 0) & (target != first))
-            first = target if (empty & (first < 0)) else first
-        if second:
-            return 2, first
-    return (0 if first < 0 else 1), first
-
-
-@njit(cache=True)
-def _board_actions(s, board, out):
-    """`_play_phase_actions` read from the board picture: the same actions in the same order.
-
-    Steps go straight into ``out`` and jumps into its second half, every candidate written and
-    kept by advancing its count (no branch on the squares' contents). ``out`` needs room for
-    ``2 * MAX_LEGAL`` actions.
-    """
-    side = side_to_move(s)
-    u_steps = np.uint64(0)
-    u_jumps = np.uint64(0)
-    # Each side's loop knows its forward directions (the only ones that may jump), so the
-    # jump test is made where it can succeed only.
-    if side == GREEN:
-        for piece in range(PIECES_PER_SIDE):
-            square = s[PIECE_SQUARE_AT + piece]
-            base = np.uint64(BOARD_CELL[square] - U_BASE)
-            code = (square >> 1) << 3  # encode_action(square, NE, 0)
-            u_steps, u_jumps = _step_or_jump(
-                board, base, U_NE, U_NE2, BOARD_RED, code, out, u_steps, u_jumps
-            )
-            u_steps, u_jumps = _step_or_jump(
-                board, base, U_NW, U_NW2, BOARD_RED, code + 2, out, u_steps, u_jumps
-            )
-            u_steps = _step(board, base, U_SE, code + 4, out, u_steps)
-            u_steps = _step(board, base, U_SW, code + 6, out, u_steps)
-    else:
-        for piece in range(PIECES_PER_SIDE):
-            square = s[PIECE_SQUARE_AT + PIECES_PER_SIDE + piece]
-            base = np.uint64(BOARD_CELL[square] - U_BASE)
-            code = (square >> 1) << 3
-            u_steps = _step(board, base, U_NE, code, out, u_steps)
-            u_steps = _step(board, base, U_NW, code + 2, out, u_steps)
-            u_steps, u_jumps = _step_or_jump(
-                board, base, U_SE, U_SE2, BOARD_GREEN, code + 4, out, u_steps, u_jumps
-            )
-            u_steps, u_jumps = _step_or_jump(
-                board, base, U_SW, U_SW2, BOARD_GREEN, code + 6, out, u_steps, u_jumps
-            )
-    n_steps = np.int64(u_steps)
-    n_jumps = np.int64(u_jumps)
-    if n_jumps > 0:  # a jump never blocks (see `_play_phase_actions`)
-        for i in range(n_jumps):
-            out[i] = out[MAX_LEGAL + i]
-        return n_jumps
-    n_targets, target = _board_step_targets(s, board, 1 - side)
-    if n_targets == 2:  # no single step can block
-        return n_steps
-    kept = 0  # filtered in place: with none kept, the steps are untouched
-    for i in range(n_steps):
-        action = out[i]
-        safe = n_targets == 1 and BOARD_CELL[ACTION_DESTINATION[action]] != target
-        if safe or _leaves_opponent_a_move(s, side, action):
-            out[kept] = action
-            kept += 1
-    if kept > 0:
-        return kept
-    if n_steps > 0:  # every step blocks: the ordinary rules apply
-        return n_steps
-    out[0] = PASS
-    return 1
-
-
-@njit(cache=True)
-def _board_apply(s, board, action, params, goals):
-    """`apply_action_inplace` in the play phase, keeping the board picture up to date.
-
-    Then `settle`'s tests in its order, with the goals read from the counts of pieces home. Its
-    first case, the played scoring phase under way, cannot arise: before the move the scoring
-    phase had not begun, so the ply count is now at most the one where it begins.
-    """
-    side = side_to_move(s)
-    if action != PASS:
-        origin, destination = ACTION_ORIGIN[action], ACTION_DESTINATION[action]
-        piece = s[LAYER_AT + side * NUM_SQUARES + origin] - 1
-        _move_piece(s, side, origin, destination)
-        board[BOARD_CELL[origin]] = 0
-        board[BOARD_CELL[destination]] = side + 1
-        goal = goals[side, piece]
-        board[HOME_AT + side] += (destination == goal) - (origin == goal)
-    s[PLY_AT] += 1
-    _finish(s, ONGOING, NO_REASON)
-    green_home = board[HOME_AT + GREEN] == PIECES_PER_SIDE
-    if board[HOME_AT + RED] == PIECES_PER_SIDE:
-        _finish(s, DRAW if green_home else RED_WINS, BOTH_GOALS if green_home else RED_GOAL)
-    elif green_home:
-        if side_to_move(s) == GREEN:  # Red has had its extra move
-            _finish(s, GREEN_WINS, GREEN_GOAL)
-    else:
-        start = params[P_SCORING_START]
-        if start >= 0 and s[PLY_AT] >= start:
-            if params[P_SCORING_MODE] == SCORING_SIMPLIFIED:
-                _compare_scores(
-                    s,
-                    goal_distance(s, GREEN, goals),
-                    goal_distance(s, RED, goals),
-                    SCORED_SIMPLIFIED,
-                )
-        elif s[PLY_AT] >= params[P_MAX_PLIES]:
-            _finish(s, DRAW, PLY_CAP)
 
 
 # -- why a move is refused -----------------------------------------------------------------
@@ -696,147 +434,12 @@ def apply_action_inplace(s, action, params, goals):
 
 
 @njit(cache=True)
-def random_playout_inplace(s, params, goals, totals, curve, max_plies):
-    """Play uniformly random moves on ``s`` (numba's seeded generator).
-
-    Stops when the game is over or after ``max_plies`` plies (`NO_PLY_LIMIT`: play to the
-    end). Adds the plies, decisions, legal moves and turns (a turn is one decision) to ``totals``
-    and the legal-move counts to ``curve`` (see `ludoteca.core.playouts`); returns the side of
-    the first decision (`NO_WINNER` if none).
-    """
-    out = np.empty(2 * MAX_LEGAL, dtype=np.int64)
-    plies = 0
-    first = NO_WINNER
-    board = _new_board(s, goals)  # the play phase's picture (see `_board_actions`)
-    while s[STATUS_AT] == ONGOING and plies < max_plies:
-        if plies == 0:
-            first = side_to_move(s)
-        if in_scoring_phase(s, params):
-            n = _scoring_phase_actions(s, params, goals, out)
-            count_decision(totals, curve, plies, n, True)
-            apply_action_inplace(s, out[np.random.randint(n)], params, goals)
-        else:
-            n = _board_actions(s, board, out)
-            count_decision(totals, curve, plies, n, True)
-            _board_apply(s, board, out[np.random.randint(n)], params, goals)
-        totals[T_PLIES] += 1
-        plies += 1
-    return first
-
-
-NUM_TOTALS = T_WINS + 2  # the standard totals of ludoteca.core.playouts, two players
-
-
-@njit(cache=True)
 def winner(s):
     """The side that won a finished position, `NO_WINNER` for a draw."""
     status = s[STATUS_AT]
     if status == GREEN_WINS:
         return GREEN
     return RED if status == RED_WINS else NO_WINNER
-
-
-# == Learning agents: observation planes, legal-action masks, batches of games ==================
-#
-# What a learning agent sees of a position: float32 planes over the 10x10 board, from the view
-# of one player, written flat (plane, rank, file) into ``out`` (docs/rl.md lists the planes).
-# Red's view is the board turned through 180° (square -> 99 - square), so each side sees its
-# own pieces start at the bottom and march up; Red's start and goal squares are Green's turned
-# the same way, so the two views of a mirrored position agree.
-
-OBS_MY_PIECES = 0  # + piece index 0..14 (Stars 1-5, Moons 1-5, Suns 1-5): 1 where it stands
-OBS_THEIR_PIECES = 15  # the opponent's, likewise
-OBS_MY_HOME = 30  # 1 where one of my pieces stands on its own goal square
-OBS_THEIR_HOME = 31
-OBS_MY_TURN = 32  # all 1 when the observer is to move
-OBS_MOVES_FIRST = 33  # all 1 when the observer is Green (against whom Red has the extra move)
-OBS_MOVE_RULE = 34  # plies played / plies before the 120-move rule, at most 1 (0 without it)
-OBS_SCORING = 35  # all 1 while the played scoring phase is under way
-OBS_MY_SCORING_MOVES = 36  # my moves in the played scoring phase / scoring_cap
-OBS_THEIR_SCORING_MOVES = 37
-OBS_PLY_CAP = 38  # plies played / max_plies (the engine safeguard), at most 1
-NUM_OBS_PLANES = 39
-
-
-@njit(cache=True)
-def _fill_plane(out, plane, value):
-    out[plane * NUM_SQUARES : (plane + 1) * NUM_SQUARES] = value
-
-
-@njit(cache=True)
-def observation(s, params, goals, player, out):
-    """Write the planes of ``s`` as ``player`` sees them into the flat float32 ``out``.
-
-    Row 0 of a plane is the observer's first rank, column 0 its left-hand file.
-    """
-    out[:] = 0.0
-    for side in range(2):
-        mine = side == player
-        for piece in range(PIECES_PER_SIDE):
-            square = s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
-            seen = square if player == GREEN else NUM_SQUARES - 1 - square
-            plane = (OBS_MY_PIECES if mine else OBS_THEIR_PIECES) + piece
-            out[plane * NUM_SQUARES + seen] = 1.0
-            if square == goals[side, piece]:
-                out[(OBS_MY_HOME if mine else OBS_THEIR_HOME) * NUM_SQUARES + seen] = 1.0
-    if s[STATUS_AT] == ONGOING and side_to_move(s) == player:
-        _fill_plane(out, OBS_MY_TURN, 1.0)
-    if player == GREEN:
-        _fill_plane(out, OBS_MOVES_FIRST, 1.0)
-    start = params[P_SCORING_START]
-    if start > 0:
-        _fill_plane(out, OBS_MOVE_RULE, min(1.0, s[PLY_AT] / start))
-    if in_scoring_phase(s, params) and params[P_SCORING_MODE] == SCORING_PLAYED:
-        cap = params[P_SCORING_CAP]
-        _fill_plane(out, OBS_SCORING, 1.0)
-        _fill_plane(out, OBS_MY_SCORING_MOVES, min(1.0, s[SCORING_MOVES_AT + player] / cap))
-        _fill_plane(out, OBS_THEIR_SCORING_MOVES, min(1.0, s[SCORING_MOVES_AT + 1 - player] / cap))
-    _fill_plane(out, OBS_PLY_CAP, min(1.0, s[PLY_AT] / params[P_MAX_PLIES]))
-
-
-# -- Named accessors --------------------------------------------------------------------------
-# The layout read and written by name: code outside the kernels (position text, the state, the
-# view, the start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A
-# region comes back as a view of ``s`` (read-only when ``s`` is).
-
-
-@njit(cache=True)
-def layer(s, side):
-    """``side``'s layer of the board, one cell per square (0, or piece number + 1): a view."""
-    start = LAYER_AT + side * NUM_SQUARES
-    return s[start : start + NUM_SQUARES]
-
-
-@njit(cache=True)
-def piece_squares(s, side):
-    """The squares of ``side``'s ``PIECES_PER_SIDE`` pieces, by piece number: a view."""
-    start = PIECE_SQUARE_AT + side * PIECES_PER_SIDE
-    return s[start : start + PIECES_PER_SIDE]
-
-
-@njit(cache=True)
-def piece_square(s, side, piece):
-    """The square of ``side``'s piece number ``piece`` (0..14)."""
-    return s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
-
-
-@njit(cache=True)
-def put_piece(s, side, piece, square):
-    """Stand ``side``'s piece number ``piece`` on ``square`` (its layer cell and its square)."""
-    s[LAYER_AT + side * NUM_SQUARES + square] = piece + 1
-    s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece] = square
-
-
-@njit(cache=True)
-def scoring_moves_of(s, side):
-    """Moves ``side`` has made in the played scoring phase (the cap penalty included)."""
-    return s[SCORING_MOVES_AT + side]
-
-
-@njit(cache=True)
-def set_scoring_moves(s, side, count):
-    """Set the moves ``side`` has made in the played scoring phase."""
-    s[SCORING_MOVES_AT + side] = count
 
 
 # -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py

@@ -1,7 +1,8 @@
 """Steppin' Stones' turn as compiled kernels: chance nodes, legal actions, apply, the end.
 
-The position array, the coin codes and the action codec are described in `cells`; how pieces
-move, and the moves of each phase, in `move_kernels`. A turn runs through four stages::
+The position array, the coin codes and the action codec are described in
+`ludoteca.games.steppin_stones.layout` (compiled copies in `layout`); how pieces move, and the
+moves of each phase, in `moves`. A turn runs through four stages::
 
     ROLL1  (chance)   the dice of every suit in phase 1 are rolled together
     PLAY1  (player)   value moves and flips, then END (once every suit face is honoured)
@@ -17,36 +18,48 @@ checked whenever phase-2 dice are about to be rolled, loses; so does the engine 
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
 from ludoteca.core.playouts import (
     NO_WINNER,
-    T_PLIES,
-    T_TURNS,
-    T_WINS,
 )
 from ludoteca.core.vector_kernels import (
     random_below,
 )
-from ludoteca.games.steppin_stones import cells as c
-from ludoteca.games.steppin_stones import move_kernels as m
-
-NUM_SUITS = c.NUM_SUITS
-STAGE_AT, TURNS_AT, STATUS_AT, REASON_AT = c.STAGE_AT, c.TURNS_AT, c.STATUS_AT, c.REASON_AT
-COIN_AT, PAWN_AT, PAWN_SQUARE_AT = c.COIN_AT, c.PAWN_AT, c.PAWN_SQUARE_AT
-FACE_AT, USED_AT, PHASE2_DIE_AT, BUDGET_AT = c.FACE_AT, c.USED_AT, c.PHASE2_DIE_AT, c.BUDGET_AT
-RESIGNED_AT = c.RESIGNED_AT
-ROLL1, PLAY1, ROLL2, PLAY2 = c.ROLL1, c.PLAY1, c.ROLL2, c.PLAY2
-ONGOING, WON, LOST = c.ONGOING, c.WON, c.LOST
-NO_REASON, ALL_HOME, DEAD, RESIGNED, TURN_CAP = (
-    c.NO_REASON,
-    c.ALL_HOME,
-    c.DEAD,
-    c.RESIGNED,
-    c.TURN_CAP,
+from ludoteca.games.steppin_stones import layout as c
+from ludoteca.games.steppin_stones.kernels import moves as m
+from ludoteca.games.steppin_stones.kernels.layout import (
+    ALL_HOME,
+    BUDGET_AT,
+    COIN_AT,
+    DEAD,
+    FACE_AT,
+    FACE_SUIT,
+    LOST,
+    NO_FACE,
+    NO_REASON,
+    NUM_SUITS,
+    ONGOING,
+    PAWN_AT,
+    PAWN_SQUARE_AT,
+    PHASE2_DIE_AT,
+    PLAY1,
+    PLAY2,
+    REASON_AT,
+    RESIGNED,
+    RESIGNED_AT,
+    ROLL1,
+    ROLL2,
+    STAGE_AT,
+    STATUS_AT,
+    STONE_BASE,
+    TURN_CAP,
+    TURNS_AT,
+    USED_AT,
+    WON,
+    outcome_digit,
+    outcome_face,
+    phase_two_budget,
 )
-NO_FACE, FACE_SUIT, STONE_BASE = c.NO_FACE, c.FACE_SUIT, c.STONE_BASE
+
 STRIDE, FLIP_BASE, END, RESIGN = c.STRIDE, c.FLIP_BASE, c.END, c.RESIGN
 MAX_LEGAL = m.MAX_LEGAL
 P_NUM_SQUARES, P_MAX_TURNS, P_HIGHEST, P_ACES_AS_STONES, NUM_PARAMS = (
@@ -58,13 +71,9 @@ P_NUM_SQUARES, P_MAX_TURNS, P_HIGHEST, P_ACES_AS_STONES, NUM_PARAMS = (
 )
 
 new_work = m.new_work
-# kernels explain.py calls for the figures in its messages, from move_kernels
+# kernels explain.py calls for the figures in its messages, from moves
 shortest_cost = m.shortest_cost
 highest_value = m.highest_value
-
-outcome_face = njit(cache=True)(c.outcome_face)
-outcome_digit = njit(cache=True)(c.outcome_digit)
-phase_two_budget = njit(cache=True)(c.phase_two_budget)
 
 
 # -- chance nodes ---------------------------------------------------------------------------------
@@ -470,154 +479,6 @@ def started(s, params, geo):
     return t
 
 
-# -- random playouts ------------------------------------------------------------------------------
-
-NUM_TOTALS = T_WINS + 1  # the standard totals of ludoteca.core.playouts, one player
-
-
-@njit(cache=True)
-def random_playout_inplace(s, params, geo, totals, curve, max_plies):
-    """Play ``s``: dice rolled fairly, moves chosen uniformly among the legal ones.
-
-    Stops when the game is over or after ``max_plies`` plies (rolls count; `NO_PLY_LIMIT`: play
-    to the end). Adds the plies, decisions, legal moves and turns to ``totals`` and the
-    legal-move counts to ``curve`` (see `ludoteca.core.playouts`). A turn counts at its first
-    roll (a turn number not rolled for before in this call), so a turn cut short by the end of
-    the game still counts. Returns the player of the first decision (`NO_WINNER` if none).
-    """
-    work = new_work()
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    bit_sets = params[P_NUM_SQUARES] == m.BIT_SQUARES  # the 8x8 board: see `_random_phase_two`
-    homes = m.home_bits(geo)
-    pieces = np.empty((4, m.MAX_PIECES), dtype=np.int64)
-    sets = np.zeros(m.NUM_SETS, dtype=np.uint64)
-    queue = np.empty(2 * m.MAX_SQUARES, dtype=np.int64)
-    plies = 0
-    decisions = 0
-    rolled_turn = -1
-    first = NO_WINNER
-    while s[STATUS_AT] == ONGOING and plies < max_plies:
-        plies += 1
-        totals[T_PLIES] += 1
-        if is_chance_node(s):
-            if s[TURNS_AT] != rolled_turn:
-                rolled_turn = s[TURNS_AT]
-                totals[T_TURNS] += 1
-            action = _roll(s)
-        else:
-            first = 0
-            decisions += 1
-            if bit_sets and s[STAGE_AT] == PLAY2:
-                _random_phase_two(
-                    s, params, geo, homes, pieces, sets, queue, totals, curve, decisions - 1
-                )
-                continue
-            n = legal_actions_into(s, params, geo, work, out)
-            count_decision(totals, curve, decisions - 1, n, False)
-            action = out[np.random.randint(n)]
-        apply_action_inplace(s, action, params, geo, work)
-    return first
-
-
-@njit(cache=True)
-def _random_phase_two(s, params, geo, homes, pieces, sets, queue, totals, curve, decision):
-    """One uniformly random phase-2 decision of a random playout, played on ``s``.
-
-    The same move, with the same draw from the generator, as picking among `legal_actions_into`:
-    the moves are counted with bit sets (`move_kernels.phase_two_counts`), and only the drawn
-    one is found (`move_kernels.phase_two_pick`), with its path's cost.
-    """
-    total = m.phase_two_counts(s, params, homes, pieces, sets)
-    count_decision(totals, curve, decision, total + 1, False)
-    index = np.random.randint(total + 1)
-    if index == total:  # END is listed last
-        _end_turn(s, geo)
-    else:
-        origin, destination, pawn_suit, cost = m.phase_two_pick(
-            geo, homes, pieces, sets, index, queue
-        )
-        suit = pawn_suit if pawn_suit >= 0 else m.coin_suit(s[COIN_AT + origin])
-        _phase_two_move(s, geo, origin, destination, pawn_suit, suit, cost)
-    settle(s, params, geo)
-
-
-# == Learning agents: observation planes, legal-action masks, batches of games ==================
-#
-# What a learning agent sees of a position: float32 planes over the board (8x8, or 10x10 on the
-# large board), written flat (plane, rank, file) into ``out``; row 0 is rank 1 and column 0
-# file a (docs/rl.md lists the planes). The dice are planes of one value throughout, and hold
-# what a player needs of them to choose a move: the values still unused, the suit faces still
-# to honour, and what each phase-2 die has left.
-
-OBS_VALUE_COINS = 0  # + suit * 5 + value index (null, 2, 3, 4, 5): a coin showing its value
-OBS_STONES = 20  # + suit: a stepping stone
-OBS_ACES = 24  # an ace (option aces), of any suit: they all block alike
-OBS_PAWNS = 25  # + suit: the pawn
-OBS_HOMES = 29  # + suit: the squares of its home tile
-OBS_HOLE = 33  # the hole of the large board
-OBS_UNUSED_VALUES = 34  # + value - 2: unused phase-1 dice showing 2..5, / 4
-OBS_SUIT_FACES = 38  # + suit: its die shows the suit face and has not turned a coin yet
-OBS_PHASE_TWO_DICE = 42  # + suit: its die is a phase-2 die this turn
-OBS_BUDGETS = 46  # + suit: steps left on its phase-2 die, / 6
-OBS_STAGE = 50  # + stage (ROLL1, PLAY1, ROLL2, PLAY2): one-hot
-OBS_TURNS = 54  # turns completed / max_turns (the engine safeguard), at most 1
-NUM_OBS_PLANES = 55
-MAX_PLIES_PER_TURN = 32  # two rolls, four dice used, 24 phase-2 steps, two ends
-VALUE_INDEX = np.array([0, -1, 1, 2, 3, 4], dtype=np.int64)  # plane of each value 0, 2..5
-
-
-@njit(cache=True, inline="always")
-def _add_to_plane(out, plane, num_squares, value):
-    out[plane * num_squares : (plane + 1) * num_squares] += value
-
-
-@njit(cache=True)
-def observation(s, params, geo, player, out):
-    """Write the planes of ``s`` into the flat float32 ``out`` (``player`` is always 0)."""
-    out[:] = 0.0
-    num_squares = params[P_NUM_SQUARES]
-    for square in range(num_squares):
-        code = s[COIN_AT + square]
-        if code >= c.ACE_BASE:
-            out[OBS_ACES * num_squares + square] = 1.0
-        elif code >= STONE_BASE:
-            out[(OBS_STONES + code - STONE_BASE) * num_squares + square] = 1.0
-        elif code > 0:
-            plane = OBS_VALUE_COINS + m.coin_suit(code) * 5 + VALUE_INDEX[m.coin_value(code)]
-            out[plane * num_squares + square] = 1.0
-        pawn = s[PAWN_AT + square]
-        if pawn > 0:
-            out[(OBS_PAWNS + pawn - 1) * num_squares + square] = 1.0
-        home = geo[square, m.HOME_COLUMN]
-        if home >= 0:
-            out[(OBS_HOMES + home) * num_squares + square] = 1.0
-        if geo[square, m.HOLE_COLUMN] != 0:
-            out[OBS_HOLE * num_squares + square] = 1.0
-    stage = s[STAGE_AT]
-    for suit in range(NUM_SUITS):
-        face = s[FACE_AT + suit]
-        if stage == PLAY1 and s[USED_AT + suit] == 0:
-            if face >= 2:
-                _add_to_plane(out, OBS_UNUSED_VALUES + face - 2, num_squares, 0.25)
-            elif face == FACE_SUIT:
-                _add_to_plane(out, OBS_SUIT_FACES + suit, num_squares, 1.0)
-        if s[PHASE2_DIE_AT + suit] != 0:
-            _add_to_plane(out, OBS_PHASE_TWO_DICE + suit, num_squares, 1.0)
-            _add_to_plane(out, OBS_BUDGETS + suit, num_squares, s[BUDGET_AT + suit] / 6.0)
-    _add_to_plane(out, OBS_STAGE + stage, num_squares, 1.0)
-    _add_to_plane(out, OBS_TURNS, num_squares, min(1.0, s[TURNS_AT] / params[P_MAX_TURNS]))
-
-
-# -- Named accessors --------------------------------------------------------------------------
-# The layout's accessors are in `cells` (the Python side calls them as they are); these are the
-# compiled copies for compiled code outside the kernels (the planner).
-coin_cell = njit(cache=True)(c.coin_cell)
-pawn_cell = njit(cache=True)(c.pawn_cell)
-pawn_square = njit(cache=True)(c.pawn_square)
-value_coins_left = njit(cache=True)(c.value_coins_left)
-budget_left = njit(cache=True)(c.budget_left)
-
-
 # -- the contract's primitives (docs/kernels.md): the rest is generated into kernels/__init__.py
 
 CONTRACT = {"args": ("params", "geo"), "chance": True}
@@ -626,7 +487,7 @@ LEGAL_BUFFER = MAX_LEGAL
 
 @njit(cache=True, inline="always")
 def new_scratch(params, geo):
-    """The path searches' work space (`move_kernels.new_work`)."""
+    """The path searches' work space (`moves.new_work`)."""
     return new_work()
 
 

@@ -1,4 +1,4 @@
-"""Typed signatures of the rules' own kernels that typed code calls (accessors and the like).
+"""Typed signatures of the layout's kernels that typed code calls (accessors and the like).
 
 ``python -m ludoteca.core.kernel_template`` copies them into the generated ``__init__.pyi``,
 after the contract's kernels; the tests check them against the compiled functions. Other

@@ -9,9 +9,9 @@ import pytest
 
 from ludoteca.ai import ExpertAgent, RandomAgent
 from ludoteca.analysis.match import play_game
-from ludoteca.games.pente_grammai import PenteGrammaiGame, solution
+from ludoteca.games.pente_grammai import PenteGrammaiGame, solver
 from ludoteca.games.pente_grammai import kernels as k
-from ludoteca.games.pente_grammai.solution import Solution, expert_move, solve
+from ludoteca.games.pente_grammai.solver import Solution, expert_move, solve
 from ludoteca.games.pente_grammai.state import PenteGrammaiState
 from tests.support import make_game
 
@@ -34,7 +34,7 @@ def sample_positions(table: Solution, count: int) -> list[np.ndarray]:
     found = []
     for index in rng.choice(table.keys.size, size=count, replace=False):
         cells = np.zeros(k.CELLS_SIZE, dtype=np.int32)
-        solution.position_cells(table.keys[index], cells)
+        solver.position_cells(table.keys[index], cells)
         found.append(cells)
     return found
 
@@ -160,21 +160,21 @@ def test_a_solved_table_is_cached_and_a_damaged_cache_is_solved_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
-    rules = solution.rules_params(GAMES["default"].params)
-    first = solution.load_or_solve(rules)
-    path = solution.cache_file(rules, first.keys.size)
+    rules = solver.rules_params(GAMES["default"].params)
+    first = solver.load_or_solve(rules)
+    path = solver.cache_file(rules, first.keys.size)
     assert path.is_file()
 
     def no_solving(*_: object) -> None:
         raise AssertionError("the cached table should have been used")
 
-    monkeypatch.setattr(solution, "build_successors", no_solving)
-    assert np.array_equal(solution.load_or_solve(rules).values, first.values)
+    monkeypatch.setattr(solver, "build_successors", no_solving)
+    assert np.array_equal(solver.load_or_solve(rules).values, first.values)
 
     monkeypatch.undo()
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     path.write_bytes(b"not a table")
-    again = solution.load_or_solve(rules)
+    again = solver.load_or_solve(rules)
     assert np.array_equal(again.values, first.values)
     assert np.array_equal(np.load(path), first.values)  # and the file is repaired
 
@@ -185,5 +185,5 @@ def test_an_unwritable_cache_still_gives_the_solution(
     blocker = tmp_path / "a file, not a folder"
     blocker.write_text("")
     monkeypatch.setenv("LUDOTECA_CACHE", str(blocker / "cache"))
-    table = solution.load_or_solve(solution.rules_params(GAMES["default"].params))
+    table = solver.load_or_solve(solver.rules_params(GAMES["default"].params))
     assert table.values.size == table.keys.size

@@ -1,9 +1,9 @@
 """How pieces move in Steppin' Stones: passing, paths, and the moves of each phase (numba).
 
-The position array and the codes are described in `cells`; the geometry table ``geo`` (one row
-per square: the four orthogonal neighbours, the suit whose home tile holds the square, and
-whether it is in the hole) in `layout.Layout.geometry`; the options arrive as ``params``
-(``P_*``).
+The position array and the codes are described in `ludoteca.games.steppin_stones.layout`; the
+geometry table ``geo`` (one row per square: the four orthogonal neighbours, the suit whose home
+tile holds the square, and whether it is in the hole) in `layout.Layout.geometry`; the options
+arrive as ``params`` (``P_*``).
 
 Movement, as the kernels read it:
 
@@ -20,7 +20,7 @@ Movement, as the kernels read it:
 import numpy as np
 from numba import njit
 
-from ludoteca.games.steppin_stones import cells as c
+from ludoteca.games.steppin_stones import layout as c
 
 NUM_SUITS = c.NUM_SUITS
 MAX_SQUARES = c.MAX_SQUARES
