@@ -105,5 +105,3 @@ def test_the_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     assert status == 0 and "Right!" in text and "Solved 1 of 1." in text
     status, text = run_combined(capsys, ["puzzles", "play", "steppin_stones"])
     assert status == 2 and "Steppin' Stones ships no puzzles" in text
-    status, text = run_combined(capsys, ["puzzles", "generate", "steppin_stones", "--count", "2"])
-    assert status == 2 and "Steppin' Stones is a solitaire" in text

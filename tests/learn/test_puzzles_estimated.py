@@ -15,7 +15,7 @@ import pytest
 from ludoteca.ai.mcts import SearchResult
 from ludoteca.analysis import puzzle_search
 from ludoteca.analysis.puzzle_search import Budget, accepts, puzzles_of_game, verify, wins_at_once
-from ludoteca.analysis.puzzles import PuzzleError, check, generate, judge, load, percent
+from ludoteca.analysis.puzzles import PuzzleError, check, judge, load, load_set, percent
 from ludoteca.core import make
 from ludoteca.core.registry import game_class, game_ids
 from tests.support import run_combined
@@ -82,17 +82,36 @@ def test_a_game_of_puzzles_is_the_same_for_a_seed_and_in_parallel() -> None:
     assert puzzles_of_game("salta", {}, 11, 1, SMALL) != first
 
 
+def test_a_set_resumed_after_a_game_is_the_set_made_at_once(tmp_path: Path) -> None:
+    game = make("salta")
+    first = puzzles_of_game("salta", {}, 10, 1, SMALL)  # all that game 1 gives
+    whole, games = puzzle_search.generate_found(game, len(first) + 1, 10, SMALL)
+    resumed, again = puzzle_search.generate_found(
+        game, len(first) + 1, 10, SMALL, found_before=first, games_before=1
+    )
+    assert resumed == whole and again == games
+    # A file left by --keep records its games; one that does not is resumed after the game of
+    # its last puzzle, with the margin and the budget its header records.
+    shipped = game.info.puzzles
+    assert shipped is not None
+    data = json.loads(Path(shipped).read_text(encoding="utf-8"))
+    data.pop("games", None)
+    path = tmp_path / "salta.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    left = load_set(game, path, data["seed"])
+    last = int(data["puzzles"][-1]["source"].split("game ")[1].split(",")[0])
+    assert left.header["games"] == last and len(left.puzzles) == len(data["puzzles"])
+    assert puzzle_search.budget_of_header(left.header).margin == data["margin"]
+    with pytest.raises(PuzzleError, match="resuming needs seed 2"):
+        load_set(game, path, 2)
+
+
 def test_noise_sets_the_margin() -> None:
     noise = puzzle_search.Noise(3, 4, [0.01, 0.03], [0.02], [[0.3, 0.31]], unstable=1)
     assert noise.margin() == pytest.approx(max(0.10, 4 * 0.03))
     wide = puzzle_search.Noise(3, 4, [0.05], [0.02], [[0.3]], unstable=0)
     assert wide.margin() == pytest.approx(0.20)
     assert noise.summary()["unstable"] == 1
-
-
-def test_a_solitaire_is_refused_with_the_reason() -> None:
-    with pytest.raises(PuzzleError, match="Steppin' Stones is a solitaire"):
-        generate(make("steppin_stones"), 1, seed=1)
 
 
 @pytest.mark.parametrize("game_id", SHIPPED)

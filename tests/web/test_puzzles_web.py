@@ -354,7 +354,7 @@ def test_unknown_games_and_puzzle_ids_are_404(sqlite_client: TestClient) -> None
         (b'{"moves": ["nonsense"]}', 400, "is not a move in Pente Grammai notation"),
         (b'{"moves": ["W1-W2"]}', 409, "there is no White counter on W1"),
         (b'{"moves": ["' + b"W" * 1000 + b'"]}', 400, "at most 200 characters"),
-        (b'{"moves": [' + b'"W3-B3", ' * 20 + b'"W3-B3"]}', 400, "at most 10 items"),
+        (b'{"moves": [' + b'"W3-B3", ' * 40 + b'"W3-B3"]}', 400, "at most 40 items"),
     ],
 )
 def test_bad_answers_are_refused_and_rate_nothing(

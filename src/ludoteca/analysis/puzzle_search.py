@@ -231,6 +231,17 @@ def set_header(budget: Budget, noise: Noise) -> dict[str, Any]:
     }
 
 
+def budget_of_header(header: dict[str, Any]) -> Budget:
+    """The budget that a set's header (`set_header`) records."""
+    method = header["method"]
+    return Budget(
+        screen=method["screen_iterations"],
+        deep=method["deep_iterations"],
+        margin=header["margin"],
+        noise=method["noise"]["move_sd_median"],
+    )
+
+
 def budget_for(noise: Noise) -> Budget:
     """The budget whose margin the measured noise calls for."""
     return Budget(margin=noise.margin(), noise=noise.summary()["move_sd_median"])
@@ -335,26 +346,32 @@ def generate_found(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     max_games: int = 10_000,
-    keep: Callable[[list[Found]], None] | None = None,
+    keep: Callable[[list[Found], int], None] | None = None,
+    found_before: Sequence[Found] = (),
+    games_before: int = 0,
 ) -> tuple[list[Found], int]:
     """``count`` verified puzzles from self-play games 1, 2, ... taken in order; games played.
 
-    ``keep`` is called with the puzzles found so far after each game that found any (so that
-    an interrupted run leaves a prefix of the same set).
+    ``keep`` is called with the puzzles found so far and the games played after each game that
+    found any (so that an interrupted run leaves a prefix of the same set). ``found_before``
+    and ``games_before`` resume such a prefix: games 1 to ``games_before`` gave
+    ``found_before``, and the set goes on from the next game, as the whole run would have.
     """
     options = dict(game.options)
     seen: set[str] = set()
     found: list[Found] = []
-    games = 0
+    games = games_before
 
-    def take(batch: list[Found]) -> None:
+    def take(batch: Sequence[Found]) -> None:
         for item in batch:
             key = item.position.rsplit(" ", 1)[0]
             if key not in seen and len(found) < count:
                 seen.add(key)
                 found.append(item)
-        if batch and keep is not None:
-            keep(list(found))
+        if batch and keep is not None and games > games_before:
+            keep(list(found), games)
+
+    take(found_before)
 
     if jobs <= 1:
         while len(found) < count and games < max_games:
@@ -365,7 +382,7 @@ def generate_found(
         return found, games
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: dict[int, Future[list[Found]]] = {}
-        submitted = 0
+        submitted = games_before
         while len(found) < count and games < max_games:
             while len(pending) < jobs * 2 and submitted < max_games:
                 submitted += 1

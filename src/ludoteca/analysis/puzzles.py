@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -66,6 +67,9 @@ class Puzzle:
         reply: With estimates, the opponent's expected reply after the solution (``None`` when
             no decision follows at once).
         reply_chance: The replier's estimated winning chance after that reply.
+        turn: The puzzle asks for a whole turn (a solitaire's step after a roll,
+            `ludoteca.analysis.puzzle_turns`): ``solution`` and the keys of ``chances`` are
+            turns, their moves separated by ``", "``.
     """
 
     id: str
@@ -79,6 +83,16 @@ class Puzzle:
     intervals: Mapping[str, float] | None = None
     reply: str | None = None
     reply_chance: float | None = None
+    turn: bool = False
+
+    @property
+    def solution_moves(self) -> list[str]:
+        """The solution as a list of moves (one move, or a whole turn's)."""
+        if not self.turn:
+            return [self.solution]
+        from ludoteca.analysis.puzzle_turns import split_turn
+
+        return split_turn(self.solution)
 
 
 def move_chances(state: State) -> dict[str, float]:
@@ -153,6 +167,7 @@ def generate_set(
     max_games: int = 100_000,
     jobs: int = 1,
     keep: Callable[[PuzzleSet], None] | None = None,
+    resume: PuzzleSet | None = None,
 ) -> PuzzleSet:
     """Like `generate`, with the header of the set's file.
 
@@ -160,21 +175,27 @@ def generate_set(
     (`ludoteca.analysis.puzzle_search.measure_noise`, on positions of the same seed's
     self-play) and sets the acceptance margin; the header records both. ``keep`` is called
     with the set found so far after each game that found puzzles (estimated sets only).
+    ``resume`` goes on with a set that such a run of the same seed left (`load_set`): its
+    header's noise and margin stand, and self-play goes on from the game after its last, so
+    the result is the one the uninterrupted run gives.
     """
     if game.info.exact_values is not None:
         found_exact = generate_exact(game, count, seed, progress=progress, max_games=max_games)
         return PuzzleSet(found_exact, {"margin": MARGIN})
+    if game.num_players == 1:
+        return _generate_turns(game, count, seed, progress, max_games, jobs, keep)
     if game.num_players != 2:
-        raise PuzzleError(
-            f"{game.name} is a solitaire: its puzzle would be a whole turn, and puzzles are made "
-            "by search for two-player games only so far"
-        )
+        raise PuzzleError(f"{game.name}: puzzles are made for two-player games and solitaires")
     from ludoteca.analysis import puzzle_search
 
-    noise = puzzle_search.measure_noise(game, puzzle_search.NOISE_POSITIONS, seed)
-    budget = puzzle_search.budget_for(noise)
+    if resume is None:
+        noise = puzzle_search.measure_noise(game, puzzle_search.NOISE_POSITIONS, seed)
+        budget = puzzle_search.budget_for(noise)
+        header = puzzle_search.set_header(budget, noise)
+    else:
+        header = {k: v for k, v in resume.header.items() if k != "games"}
+        budget = puzzle_search.budget_of_header(header)
     estimate = budget.describe()
-    header = puzzle_search.set_header(budget, noise)
 
     def numbered(found: list[puzzle_search.Found]) -> list[Puzzle]:
         return [
@@ -194,11 +215,70 @@ def generate_set(
             for number, item in enumerate(found, start=1)
         ]
 
-    def keep_found(found: list[puzzle_search.Found]) -> None:
+    def keep_found(found: list[puzzle_search.Found], games: int) -> None:
         if keep is not None:
-            keep(PuzzleSet(numbered(found), header))
+            keep(PuzzleSet(numbered(found), header | {"games": games}))
+
+    before = [] if resume is None else [_found(puzzle) for puzzle in resume.puzzles]
 
     found, games = puzzle_search.generate_found(
+        game,
+        count,
+        seed,
+        budget,
+        jobs=jobs,
+        progress=progress,
+        max_games=min(max_games, 10_000),
+        keep=keep_found,
+        found_before=before,
+        games_before=0 if resume is None else resume.header["games"],
+    )
+    if len(found) < count:
+        raise PuzzleError(f"only {len(found)} puzzles in {games} games; asked for {count}")
+    return PuzzleSet(numbered(found), header | {"games": games})
+
+
+def _generate_turns(
+    game: Game,
+    count: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    max_games: int,
+    jobs: int,
+    keep: Callable[[PuzzleSet], None] | None,
+) -> PuzzleSet:
+    """A solitaire's set: whole turns verified by expert playouts (`puzzle_turns`)."""
+    from ludoteca.analysis import puzzle_turns
+
+    if game.info.expert is None or game.info.expert_playouts is None:
+        raise PuzzleError(
+            f"{game.name} is a solitaire without expert playouts: its turns cannot be judged"
+        )
+    budget = puzzle_turns.TurnBudget()
+
+    def numbered(found: list[puzzle_turns.TurnFound]) -> list[Puzzle]:
+        return [
+            Puzzle(
+                id=f"{game.id}-{number}",
+                position=item.position,
+                to_move=item.to_move,
+                solution=item.solution,
+                chances=item.chances,
+                margin=item.margin,
+                source=item.source,
+                estimate=budget.describe(),
+                intervals=item.intervals,
+                turn=True,
+            )
+            for number, item in enumerate(found, start=1)
+        ]
+
+    def keep_found(found: list[puzzle_turns.TurnFound], games: int) -> None:
+        if keep is not None:
+            header = puzzle_turns.set_header(budget, found) | {"games": games}
+            keep(PuzzleSet(numbered(found), header))
+
+    found, games = puzzle_turns.generate_found(
         game,
         count,
         seed,
@@ -210,7 +290,27 @@ def generate_set(
     )
     if len(found) < count:
         raise PuzzleError(f"only {len(found)} puzzles in {games} games; asked for {count}")
-    return PuzzleSet(numbered(found), header | {"games": games})
+    header = puzzle_turns.set_header(budget, found) | {"games": games}
+    return PuzzleSet(numbered(found), header)
+
+
+def _found(puzzle: Puzzle) -> Any:
+    """A puzzle of a set being resumed, as the search found it (before its number)."""
+    from ludoteca.analysis.puzzle_search import Found
+
+    if puzzle.estimate is None or puzzle.intervals is None:
+        raise PuzzleError(f"{puzzle.id} is exact: only estimated sets are resumed")
+    return Found(
+        position=puzzle.position,
+        to_move=puzzle.to_move,
+        solution=puzzle.solution,
+        chances=dict(puzzle.chances),
+        intervals=dict(puzzle.intervals),
+        margin=puzzle.margin,
+        source=puzzle.source,
+        reply=puzzle.reply,
+        reply_chance=puzzle.reply_chance,
+    )
 
 
 def generate_exact(
@@ -302,6 +402,10 @@ def save(
 
 def _entry(puzzle: Puzzle) -> dict[str, Any]:
     entry = asdict(puzzle)
+    if not puzzle.turn:
+        del entry["turn"]
+    else:
+        del entry["reply"], entry["reply_chance"]
     if puzzle.estimate is None:
         for name in ("estimate", "intervals", "reply", "reply_chance"):
             del entry[name]
@@ -329,6 +433,39 @@ def load(game: Game, path: Path) -> list[Puzzle]:
     return puzzles
 
 
+def load_set(game: Game, path: Path, seed: int) -> PuzzleSet:
+    """An estimated set of ``seed`` written by `save` (or by ``keep``), to resume it.
+
+    Its header gets ``games``, the self-play games that gave its puzzles: as recorded, or for a
+    file that does not record it, the game of its last puzzle (a later game that found nothing
+    is played again, to the same effect).
+
+    Raises:
+        PuzzleError: The file is unreadable, or not an estimated set of this game, seed and
+            options.
+    """
+    puzzles = load(game, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("seed") != seed or data.get("options") != json.loads(json.dumps(game.options)):
+        raise PuzzleError(
+            f"{path} was made with seed {data.get('seed')} and options {data.get('options')}; "
+            f"resuming needs seed {seed} and options {dict(game.options)}"
+        )
+    if data.get("method", {}).get("kind") != "estimate":
+        raise PuzzleError(f"{path} is not an estimated set: only those are resumed")
+    header = {k: v for k, v in data.items() if k not in ("game", "options", "seed", "puzzles")}
+    if "games" not in header:
+        header["games"] = max((_game_of(puzzle) for puzzle in puzzles), default=0)
+    return PuzzleSet(puzzles, header)
+
+
+def _game_of(puzzle: Puzzle) -> int:
+    match = re.search(r"\bgame (\d+),", puzzle.source)
+    if match is None:
+        raise PuzzleError(f"{puzzle.id}: its source does not name its game: {puzzle.source!r}")
+    return int(match.group(1))
+
+
 def check(game: Game, puzzle: Puzzle) -> list[str]:
     """What is wrong with a puzzle (empty when it holds).
 
@@ -337,6 +474,8 @@ def check(game: Game, puzzle: Puzzle) -> list[str]:
     other estimate by the set's margin (the deep searches are not run again).
     """
     state = game.parse_state(puzzle.position)
+    if puzzle.turn:
+        return _check_turn(state, puzzle)
     if puzzle.estimate is not None:
         return _check_estimate(state, puzzle)
     chances = move_chances(state)
@@ -368,6 +507,70 @@ def _check_estimate(state: State, puzzle: Puzzle) -> list[str]:
     return problems
 
 
+def _check_turn(state: State, puzzle: Puzzle) -> list[str]:
+    from ludoteca.analysis.puzzle_turns import MIN_MARGIN, TurnError, play_turn, split_turn, turns
+
+    outcomes = turns(state)
+    if outcomes is None:
+        return [f"{puzzle.id}: the turns of its position are too many to list"]
+    problems = []
+    if {text for text, _ in outcomes.values()} != set(puzzle.chances):
+        problems.append(f"{puzzle.id}: the estimates are not of the turns the roll allows")
+    if puzzle.intervals is None or set(puzzle.intervals) != set(puzzle.chances):
+        problems.append(f"{puzzle.id}: every estimate needs its interval")
+    try:
+        play_turn(state, split_turn(puzzle.solution))
+    except TurnError as error:
+        return [*problems, f"{puzzle.id}: its solution is not a turn there: {error}"]
+    best = puzzle.chances.get(puzzle.solution, -1.0)
+    others = [c for m, c in puzzle.chances.items() if m != puzzle.solution]
+    if puzzle.margin < MIN_MARGIN or any(best - c < puzzle.margin - 1e-4 for c in others):
+        problems.append(f"{puzzle.id}: {puzzle.solution} does not lead by the margin")
+    return problems
+
+
+def _judge_turn(game: Game, puzzle: Puzzle, moves: list[str]) -> tuple[bool, str]:
+    """A whole turn against a turn puzzle: judged by the position it leaves."""
+    from ludoteca.analysis.puzzle_turns import play_turn, split_turn, turn_text
+
+    state = game.parse_state(puzzle.position)
+    played, after = play_turn(state, moves)  # raises TurnError (a LudotecaError) with why
+    left = after.to_text()
+    recorded = next(
+        (t for t in puzzle.chances if play_turn(state, split_turn(t))[1].to_text() == left), None
+    )
+    if recorded is None:  # the set lists every turn; a stale set must not crash the judge
+        raise PuzzleError(f"{puzzle.id}: the turn {turn_text(played)} is not in the set")
+    source = f"(the engine's estimates: {puzzle.estimate})"
+    if recorded == puzzle.solution:
+        others = [t for t in puzzle.chances if t != puzzle.solution]
+        second = max(others, key=lambda t: (puzzle.chances[t], t))
+        return True, (
+            f"{turn_text(played)} leaves a position that wins {_said(puzzle, recorded)}; the "
+            f"next best turn, {second}, {_said(puzzle, second)} {source}."
+        )
+    return False, (
+        f"{turn_text(played)} leaves a position that wins {_said(puzzle, recorded)}; "
+        f"{puzzle.solution} wins {_said(puzzle, puzzle.solution)} {source}."
+    )
+
+
+def turn_played(game: Game, puzzle: Puzzle, moves: list[str]) -> str:
+    """The recorded turn that ``moves`` amount to (the same position left), for answers.
+
+    Raises:
+        LudotecaError: The moves are not a whole turn there.
+    """
+    from ludoteca.analysis.puzzle_turns import play_turn, split_turn
+
+    state = game.parse_state(puzzle.position)
+    left = play_turn(state, moves)[1].to_text()
+    for turn in puzzle.chances:
+        if play_turn(state, split_turn(turn))[1].to_text() == left:
+            return turn
+    raise PuzzleError(f"{puzzle.id}: that turn is not in the set")
+
+
 def percent(chance: float, interval: float | None = None) -> str:
     """A chance in words: exact, an estimate, or exact among estimates.
 
@@ -386,15 +589,23 @@ def _said(puzzle: Puzzle, move: str) -> str:
     return percent(puzzle.chances[move], interval)
 
 
-def judge(game: Game, puzzle: Puzzle, move: str) -> tuple[bool, str]:
+def judge(game: Game, puzzle: Puzzle, move: str | list[str]) -> tuple[bool, str]:
     """Whether ``move`` solves the puzzle, and why: its chance against the best move's.
 
     Exact chances are stated as such; estimates as estimates, with their interval and the
     search that made them.
 
+    A whole-turn puzzle takes the turn's moves, separated by commas (or a list of them).
+
     Raises:
-        LudotecaError: The move is not legal there (the engine's reason).
+        LudotecaError: The move is not legal there (the engine's reason), or the moves are
+            not a whole turn.
     """
+    if puzzle.turn:
+        from ludoteca.analysis.puzzle_turns import split_turn
+
+        return _judge_turn(game, puzzle, split_turn(move) if isinstance(move, str) else move)
+    assert isinstance(move, str)
     state = game.parse_state(puzzle.position)
     text = state.parse_move(move).text
     best = puzzle.chances[puzzle.solution]
@@ -451,6 +662,8 @@ def engine_line(game: Game, puzzle: Puzzle, move: str | None = None) -> list[Rep
     Raises:
         LudotecaError: The move is not legal in the puzzle's position.
     """
+    if puzzle.turn:  # a solitaire: the solution is the whole line
+        return []
     state = game.parse_state(puzzle.position).apply(move or puzzle.solution)
     if state.is_over:
         return []

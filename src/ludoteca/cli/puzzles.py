@@ -7,8 +7,9 @@
 - ``ludoteca puzzles noise GAME --positions N``: the deep search's seed noise on sample
   positions, and the acceptance margin it calls for.
 - ``ludoteca puzzles play GAME [--file FILE]``: the game's shipped set (``GameInfo.puzzles``)
-  or a file: each puzzle's board, your move, and why it is right or wrong (its exact winning
-  chance against the best move's). ``skip`` shows the solution and goes on, ``q`` quits.
+  or a file: each puzzle's board, your move (or whole turn, its moves separated by commas),
+  and why it is right or wrong (its winning chance against the best one's). ``skip`` shows
+  the solution and goes on, ``q`` quits.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ludoteca.analysis.puzzles import PuzzleError, generate_set, judge, load, save
+from ludoteca.analysis.puzzles import PuzzleError, generate_set, judge, load, load_set, save
 from ludoteca.cli.play import ReadLine
 from ludoteca.cli.screen import board_text
 from ludoteca.core.errors import LudotecaError
@@ -48,6 +49,12 @@ def add_puzzles_parser(commands: Any) -> None:
         action="store_true",
         help="write the file after every game that found puzzles (an interrupted run leaves "
         "the puzzles found so far)",
+    )
+    making.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the set in --out that a run of the same seed left (with --keep), "
+        "from the game after its last",
     )
     making.set_defaults(handler=run_generate)
     noise = actions.add_parser("noise", help="measure the deep search's noise (unsolved games)")
@@ -80,7 +87,16 @@ def run_generate(arguments: argparse.Namespace, console: Console, read_line: Rea
         else:
             errors.print(line)
 
-    if game.info.exact_values is None:
+    resume = None
+    if arguments.resume:
+        if game.info.exact_values is not None:
+            raise PuzzleError(f"{game.name} is solved: its sets are made afresh in seconds")
+        resume = load_set(game, out, arguments.seed)
+        errors.print(
+            f"resuming {escape(str(out))}: {len(resume.puzzles)} puzzles from "
+            f"{resume.header['games']} games"
+        )
+    elif game.info.exact_values is None and game.num_players == 2:
         errors.print("measuring the deep search's noise (sets the margin) ...")
     made = generate_set(
         game,
@@ -91,6 +107,7 @@ def run_generate(arguments: argparse.Namespace, console: Console, read_line: Rea
         keep=(lambda so_far: save(game, arguments.seed, so_far.puzzles, out, so_far.header))
         if arguments.keep
         else None,
+        resume=resume,
     )
     puzzles = made.puzzles
     if errors.is_terminal:
@@ -140,16 +157,23 @@ def run_play(arguments: argparse.Namespace, console: Console, read_line: ReadLin
     if not 1 <= arguments.start <= len(puzzles):
         raise PuzzleError(f"--start must be from 1 to {len(puzzles)}; got {arguments.start}")
     console.print(f"[bold]{escape(game.name)} puzzles[/bold] · {len(puzzles)} in the set")
-    console.print("Find the clearly best move. skip: show the solution · q: quit")
+    if any(puzzle.turn for puzzle in puzzles):
+        console.print(
+            "Find the clearly best whole turn for the roll: type its moves in order, separated "
+            "by commas, end included (e.g. SP:e4-e6, end). skip: show the solution · q: quit"
+        )
+    else:
+        console.print("Find the clearly best move. skip: show the solution · q: quit")
     solved = tried = 0
     for number in range(arguments.start, len(puzzles) + 1):
         puzzle = puzzles[number - 1]
         console.print()
-        console.print(f"[bold]Puzzle {number}[/bold]: {escape(puzzle.to_move)} to move.")
+        what = "to play the roll" if puzzle.turn else "to move"
+        console.print(f"[bold]Puzzle {number}[/bold]: {escape(puzzle.to_move)} {what}.")
         console.print(board_text(game.parse_state(puzzle.position)))
         while True:
             try:
-                line = read_line("your move> ").strip()
+                line = read_line("your turn> " if puzzle.turn else "your move> ").strip()
             except (EOFError, KeyboardInterrupt):
                 console.print()
                 line = "q"

@@ -8,10 +8,12 @@ A game ships its puzzle set in its own package (``GameInfo.puzzles``, see
   player's puzzle rating (ties: the lower number). Its position text, side to move, the task
   and the board; the player's rating. ``"puzzle": null`` once every puzzle is solved.
 - ``POST /api/puzzles/<id>/answer`` ``{"moves": ["W3-B3"]}``: whether the move is the
-  solution, the solution, and the explanation: the winning chance of the move played against
-  the best move's, exact (from the solved table) or estimated (the deep searches' figures the
-  set records, with their intervals, worded as estimates), and the engine's line (after the
-  solution, each roll's best reply; for an estimated puzzle the reply found when it was made).
+  solution (a whole-turn puzzle takes every move of the turn, ``end`` included, and is right
+  when they leave the position its solution leaves), the solution, and the explanation: the
+  winning chance of the move played against the best move's, exact (from the solved table)
+  or estimated (the figures the set records, with their intervals, worded as estimates), and
+  the engine's line (after the solution, each roll's best reply; for an estimated puzzle the
+  reply found when it was made).
   The player's first answer to a puzzle is rated: both Glicko-2 ratings move
   (`ludoteca.web.puzzle_store`); later answers are not.
 - ``GET /api/puzzles/<game>?page=N``: the set, `PER_PAGE` a page: position, solution, margin
@@ -36,7 +38,8 @@ from fastapi.responses import HTMLResponse
 from pydantic import Field
 
 from ludoteca.analysis.glicko2 import Rating
-from ludoteca.analysis.puzzles import MARGIN, Puzzle, engine_line, judge, load
+from ludoteca.analysis.puzzle_turns import play_moves, play_turn, step_over
+from ludoteca.analysis.puzzles import MARGIN, Puzzle, engine_line, judge, load, turn_played
 from ludoteca.core.errors import LudotecaError
 from ludoteca.core.game import Game
 from ludoteca.core.registry import game_class, game_ids, make
@@ -51,8 +54,9 @@ from ludoteca.web.service import GameService
 
 #: Puzzles on one page of the list.
 PER_PAGE = 20
-#: The most moves an answer may carry before it is refused unread (a puzzle asks for one).
-MAX_MOVES = 10
+#: The most moves an answer may carry before it is refused unread (a puzzle asks for one move
+#: or one whole turn, and a Steppin' Stones turn spends at most 24 phase-2 steps, then ``end``).
+MAX_MOVES = 40
 
 router = APIRouter()
 pages = APIRouter(include_in_schema=False)
@@ -114,6 +118,13 @@ async def _find(request: Request, puzzle_id: str) -> tuple[Game, int, Puzzle]:
 
 
 def _task(game: Game, puzzle: Puzzle) -> str:
+    if puzzle.turn:
+        return (
+            f"{puzzle.to_move} to play the roll: find the clearly best whole turn, every move "
+            "up to the end of the step (end included). By the expert's playouts, the position "
+            f"it leaves wins at least {puzzle.margin * 100:.0f} points more often than any "
+            "other turn's."
+        )
     if puzzle.estimate is not None:
         return (
             f"{puzzle.to_move} to move: find the clearly best move. By a deep search's "
@@ -142,6 +153,7 @@ def _public_puzzle(
         "position": puzzle.position,
         "to_move": puzzle.to_move,
         "task": _task(game, puzzle),
+        "turn": puzzle.turn,
         "rating": rated.public(),
         "board": board_of(state).to_dict(),
     }
@@ -209,13 +221,19 @@ async def answer_puzzle(
 ) -> dict[str, Any]:
     """Check one move against the puzzle; rate the player's first answer to it."""
     game, number, puzzle = await _find(request, puzzle_id)
-    if len(moves) != 1:
+    if puzzle.turn:
+        if not moves:
+            raise BadRequestError(
+                "a whole-turn puzzle is answered with the moves of the turn, in order: "
+                '{"moves": ["<first move>", ..., "end"]}; got none'
+            )
+    elif len(moves) != 1:
         raise BadRequestError(
             'a puzzle is answered with one move: {"moves": ["<your move>"]}; '
             f"got {len(moves)} moves"
         )
     try:
-        verdict = await asyncio.to_thread(_verdict, game, puzzle, moves[0])
+        verdict = await asyncio.to_thread(_verdict, game, puzzle, moves)
     except LudotecaError as error:
         raise http_error(error) from None
     session = session_or_new(request, response)
@@ -236,17 +254,23 @@ async def answer_puzzle(
     }
 
 
-def _verdict(game: Game, puzzle: Puzzle, move: str) -> dict[str, Any]:
-    """Judge the move; explain it with the exact chances and the engine's line."""
-    right, why = judge(game, puzzle, move)
-    played = game.parse_state(puzzle.position).parse_move(move).text
-    line = engine_line(game, puzzle)
+def _verdict(game: Game, puzzle: Puzzle, moves: list[str]) -> dict[str, Any]:
+    """Judge the move (or whole turn); explain it with the chances and the engine's line."""
     state = game.parse_state(puzzle.position)
-    after = state.apply(puzzle.solution)
+    if puzzle.turn:
+        right, why = judge(game, puzzle, moves)
+        played = turn_played(game, puzzle, moves)
+        after = play_turn(state, puzzle.solution_moves)[1]
+    else:
+        right, why = judge(game, puzzle, moves[0])
+        played = state.parse_move(moves[0]).text
+        after = state.apply(puzzle.solution)
+    line = engine_line(game, puzzle)
     return {
         "correct": right,
         "move": played,
         "solution": puzzle.solution,
+        "solution_moves": puzzle.solution_moves,
         "explanation": {
             "why": why,
             "played": {"move": played, "chance": round(puzzle.chances[played], 6)},
@@ -300,6 +324,33 @@ def _line_text(puzzle: Puzzle, line: list[Any]) -> str:
         f"The engine's line: {puzzle.solution}; then {who} rolls, and for each roll {who}'s "
         f"best reply and winning chance: {replies}."
     )
+
+
+@router.post("/api/puzzles/{puzzle_id}/turn", tags=["puzzles"])
+async def turn_so_far(
+    request: Request,
+    puzzle_id: str,
+    moves: Annotated[
+        list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]],
+        Body(embed=True, max_length=MAX_MOVES),
+    ],
+) -> dict[str, Any]:
+    """A whole-turn puzzle's turn so far: the moves checked, the board, whether it is whole.
+
+    Nothing is rated: the browser builds the turn move by move here, then answers with it.
+    """
+    game, _, puzzle = await _find(request, puzzle_id)
+    if not puzzle.turn:
+        raise BadRequestError(f"puzzle {puzzle.id} asks for one move, not a whole turn")
+    try:
+        return await asyncio.to_thread(_turn_so_far, game, puzzle, moves)
+    except LudotecaError as error:
+        raise http_error(error) from None
+
+
+def _turn_so_far(game: Game, puzzle: Puzzle, moves: list[str]) -> dict[str, Any]:
+    texts, state = play_moves(game.parse_state(puzzle.position), moves)
+    return {"moves": texts, "complete": step_over(state), "board": board_of(state).to_dict()}
 
 
 @router.get("/api/puzzles/{game_id}", tags=["puzzles"])

@@ -2,7 +2,9 @@
 // clicking along the board's click paths (as on the board page) or by typing a move
 // (POST /api/puzzles/<id>/answer). The server judges the move (by the solved table, or by the
 // deep searches' estimates the set records), explains it, and moves the player's and the
-// puzzle's ratings (the first answer to a puzzle only).
+// puzzle's ratings (the first answer to a puzzle only). A whole-turn puzzle (Steppin' Stones) is
+// built move by move: each move is checked by POST /api/puzzles/<id>/turn, which gives the board
+// after the turn so far, and the turn is answered once it is whole (its step has ended).
 import { api } from "./api.js";
 import { choices, click } from "./clickpath.js";
 import { choiceButton, listenForRegions, markRegions, renderDice, showBoard } from "./board_view.js";
@@ -13,6 +15,14 @@ let puzzle = null;
 let board = { click_paths: {} };
 let clicks = [];
 let finished = false;
+let turnMoves = []; // a whole-turn puzzle: the moves of the turn so far
+
+function showTurn() {
+  const shown = Boolean(puzzle && puzzle.turn && !finished);
+  $("turn-again").hidden = !shown || turnMoves.length === 0;
+  $("turn-so-far").hidden = !shown;
+  $("turn-so-far").textContent = turnMoves.length ? `Your turn so far: ${turnMoves.join(", ")}` : "";
+}
 
 function say(text) {
   $("message").textContent = text;
@@ -63,12 +73,17 @@ async function nextPuzzle() {
     return;
   }
   finished = false;
+  turnMoves = [];
   $("move-form").hidden = false;
+  $("move-input").previousElementSibling.textContent = puzzle.turn
+    ? "Type a move (or several, separated by commas)"
+    : "Type a move";
   history.replaceState(null, "", `#${puzzle.id}`);
   $("puzzle-title").textContent = `Puzzle ${puzzle.number} of ${puzzle.of}`;
   $("puzzle-rating").textContent = `Puzzle rating ${Math.round(puzzle.rating.rating)} · ${puzzle.position}`;
   $("task").textContent = puzzle.task;
   draw(puzzle.board);
+  showTurn();
   $("puzzle-title").focus();
 }
 
@@ -76,11 +91,51 @@ async function play(text) {
   say("");
   clicks = [];
   if (finished || !puzzle || !text.trim()) return;
+  if (puzzle.turn) {
+    await playInTurn(text);
+    return;
+  }
+  await answerWith([text.trim()]);
+}
+
+// A move (or several, typed with commas) added to the turn so far; the turn is answered once
+// the server says it is whole.
+async function playInTurn(text) {
+  const added = text.split(/[,;]/).map((part) => part.trim()).filter(Boolean);
+  let shown;
+  try {
+    shown = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/turn`, {
+      method: "POST",
+      body: JSON.stringify({ moves: turnMoves.concat(added) }),
+    });
+  } catch (error) {
+    say(error.message);
+    showChoices();
+    return;
+  }
+  turnMoves = shown.moves;
+  $("move-input").value = "";
+  if (shown.complete) {
+    await answerWith(turnMoves);
+    return;
+  }
+  draw(shown.board);
+  showTurn();
+}
+
+function turnAgain() {
+  turnMoves = [];
+  say("");
+  if (puzzle) draw(puzzle.board);
+  showTurn();
+}
+
+async function answerWith(moves) {
   let answer;
   try {
     answer = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/answer`, {
       method: "POST",
-      body: JSON.stringify({ moves: [text.trim()] }),
+      body: JSON.stringify({ moves }),
     });
   } catch (error) {
     say(error.message);
@@ -91,14 +146,20 @@ async function play(text) {
   showRating(answer.player, answer.rated ? answer.player_change : null);
   $("why").textContent = answer.explanation.why;
   $("line").textContent = answer.explanation.line_text;
+  const what = puzzle.turn ? "turn" : "move";
   if (answer.correct) {
     finished = true;
-    $("feedback").textContent = `Right! ${answer.move} is the best move.`;
+    $("feedback").textContent = `Right! ${answer.move} is the best ${what}.`;
     draw(answer.board);
+    showTurn();
     $("next-puzzle").focus();
   } else {
     $("feedback").textContent = `Not the best: the solution is ${answer.solution}. Play it, or go on to the next puzzle.`;
-    showChoices();
+    if (puzzle.turn) {
+      turnAgain();
+    } else {
+      showChoices();
+    }
   }
 }
 
@@ -133,5 +194,6 @@ $("move-form").addEventListener("submit", (event) => {
   play($("move-input").value);
 });
 $("next-puzzle").addEventListener("click", nextPuzzle);
+$("turn-again").addEventListener("click", turnAgain);
 
 nextPuzzle();
