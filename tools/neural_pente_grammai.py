@@ -3,7 +3,7 @@
 Plays self-play games of the neural player (``neural:iters=N``, chance drawn from the seed) and
 takes its decision positions with at least two legal moves until ``--positions`` are found. In
 each it asks the network alone (no search) for its policy and value, and the solved table
-(`ludoteca.games.pente_grammai.solution`) for every move's exact value. Prints one JSON object:
+(`ludoteca.games.pente_grammai.solver`) for every move's exact value. Prints one JSON object:
 
 - ``policy_optimal``: the share of positions where the policy's most likely move is optimal
   (its exact value within 1e-9 of the best);
@@ -32,7 +32,7 @@ import ludoteca
 from ludoteca.ai.neural import NeuralAgent, load_network
 from ludoteca.ai.neural.agent import game_network
 from ludoteca.core.outcome import CHANCE
-from ludoteca.games.pente_grammai.solution import exact_move_values
+from ludoteca.games.pente_grammai.solver import exact_move_values
 
 TIE = 1e-9
 
