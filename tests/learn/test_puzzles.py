@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from ludoteca.analysis.puzzle_generation import generate, generate_exact
 from ludoteca.analysis.puzzles import (
     MARGIN,
     PuzzleError,
     check,
     clear_best,
-    generate,
-    generate_exact,
     judge,
     load,
     move_chances,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ludoteca.analysis import puzzle_turns
+from ludoteca.analysis.puzzle_generation import generate_set
 from ludoteca.analysis.puzzle_turns import (
     Reading,
     TurnBudget,
@@ -28,7 +29,7 @@ from ludoteca.analysis.puzzle_turns import (
     turns,
     verify,
 )
-from ludoteca.analysis.puzzles import Puzzle, PuzzleError, check, generate_set, judge, load, save
+from ludoteca.analysis.puzzles import Puzzle, PuzzleError, check, judge, load, save
 from ludoteca.core import make
 from ludoteca.core.errors import IllegalMoveError
 from tests.support import run_combined

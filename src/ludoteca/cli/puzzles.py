@@ -23,7 +23,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ludoteca.analysis.puzzles import PuzzleError, generate_set, judge, load, load_set, save
+from ludoteca.analysis.puzzle_generation import generate_set
+from ludoteca.analysis.puzzles import PuzzleError, judge, load, load_set, save
 from ludoteca.cli.play import ReadLine
 from ludoteca.cli.screen import board_text
 from ludoteca.core.errors import LudotecaError
