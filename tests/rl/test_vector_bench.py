@@ -68,6 +68,7 @@ def test_the_vector_rate_alone_counts_every_env() -> None:
     [
         (["bench", "--vector", "0"], "--vector takes a number of games from 1 to"),
         (["bench", "--vector", "4", "--cold"], "--cold and --vector measure different things"),
+        (["bench", "--gpu", "4", "--cold"], "--cold and --gpu measure different things"),
         (["bench", "--vector", "4", "--seconds", "-1"], "--seconds must be"),
         (["bench", "--vector", "4", "-o", "ranks=8"], "--option needs a game id"),
         (["bench", "chess", "--vector", "4"], "unknown game"),

@@ -110,8 +110,9 @@ def bench_command(arguments: argparse.Namespace, console: Console, read_line: ob
     if arguments.cold:
         if arguments.option:
             raise LudotecaError("--cold measures compiling, which no option changes; drop --option")
-        if arguments.vector is not None or arguments.gpu is not None:
-            raise LudotecaError("--cold and --vector or --gpu measure different things; use one")
+        for given, value in (("--vector", arguments.vector), ("--gpu", arguments.gpu)):
+            if value is not None:
+                raise LudotecaError(f"--cold and {given} measure different things; use one")
         return _cold(ids, arguments.json, console)
     _check_seconds("--seconds", arguments.seconds)
     if arguments.vector is not None and arguments.gpu is not None:
