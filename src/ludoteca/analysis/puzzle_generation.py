@@ -10,8 +10,8 @@ one puzzle at most.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from ludoteca.analysis.puzzles import (
     MARGIN,
@@ -23,6 +23,10 @@ from ludoteca.analysis.puzzles import (
 )
 from ludoteca.core.game import Game
 from ludoteca.core.outcome import CHANCE
+
+if TYPE_CHECKING:
+    from ludoteca.analysis.puzzle_search import Found
+    from ludoteca.analysis.puzzle_turns import TurnFound
 
 #: The share of self-play moves drawn at random instead of the best move.
 RANDOM_SHARE: Final = 0.25
@@ -97,27 +101,9 @@ def generate_set(
         budget = puzzle_search.budget_of_header(header)
     estimate = budget.describe()
 
-    def numbered(found: list[puzzle_search.Found]) -> list[Puzzle]:
-        return [
-            Puzzle(
-                id=f"{game.id}-{number}",
-                position=item.position,
-                to_move=item.to_move,
-                solution=item.solution,
-                chances=item.chances,
-                margin=item.margin,
-                source=item.source,
-                estimate=estimate,
-                intervals=item.intervals,
-                reply=item.reply,
-                reply_chance=item.reply_chance,
-            )
-            for number, item in enumerate(found, start=1)
-        ]
-
     def keep_found(found: list[puzzle_search.Found], games: int) -> None:
         if keep is not None:
-            keep(PuzzleSet(numbered(found), header | {"games": games}))
+            keep(PuzzleSet(_numbered(game, found, estimate), header | {"games": games}))
 
     before = [] if resume is None else [_found(puzzle) for puzzle in resume.puzzles]
 
@@ -135,7 +121,7 @@ def generate_set(
     )
     if len(found) < count:
         raise PuzzleError(f"only {len(found)} puzzles in {games} games; asked for {count}")
-    return PuzzleSet(numbered(found), header | {"games": games})
+    return PuzzleSet(_numbered(game, found, estimate), header | {"games": games})
 
 
 def _generate_turns(
@@ -156,27 +142,10 @@ def _generate_turns(
         )
     budget = puzzle_turns.TurnBudget()
 
-    def numbered(found: list[puzzle_turns.TurnFound]) -> list[Puzzle]:
-        return [
-            Puzzle(
-                id=f"{game.id}-{number}",
-                position=item.position,
-                to_move=item.to_move,
-                solution=item.solution,
-                chances=item.chances,
-                margin=item.margin,
-                source=item.source,
-                estimate=budget.describe(),
-                intervals=item.intervals,
-                turn=True,
-            )
-            for number, item in enumerate(found, start=1)
-        ]
-
     def keep_found(found: list[puzzle_turns.TurnFound], games: int) -> None:
         if keep is not None:
             header = puzzle_turns.set_header(budget, found) | {"games": games}
-            keep(PuzzleSet(numbered(found), header))
+            keep(PuzzleSet(_numbered(game, found, budget.describe()), header))
 
     found, games = puzzle_turns.generate_found(
         game,
@@ -191,7 +160,30 @@ def _generate_turns(
     if len(found) < count:
         raise PuzzleError(f"only {len(found)} puzzles in {games} games; asked for {count}")
     header = puzzle_turns.set_header(budget, found) | {"games": games}
-    return PuzzleSet(numbered(found), header)
+    return PuzzleSet(_numbered(game, found, budget.describe()), header)
+
+
+def _numbered(game: Game, found: Sequence[Found | TurnFound], estimate: str) -> list[Puzzle]:
+    """What the searches found as the set's puzzles, numbered from 1 (``estimate``: how)."""
+    from ludoteca.analysis.puzzle_search import Found
+
+    return [
+        Puzzle(
+            id=f"{game.id}-{number}",
+            position=item.position,
+            to_move=item.to_move,
+            solution=item.solution,
+            chances=item.chances,
+            margin=item.margin,
+            source=item.source,
+            estimate=estimate,
+            intervals=item.intervals,
+            reply=item.reply if isinstance(item, Found) else None,
+            reply_chance=item.reply_chance if isinstance(item, Found) else None,
+            turn=not isinstance(item, Found),
+        )
+        for number, item in enumerate(found, start=1)
+    ]
 
 
 def _found(puzzle: Puzzle) -> Any:

@@ -34,15 +34,16 @@ zero for an exact value.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ludoteca.ai.mcts import MCTSAgent, SearchResult
+from ludoteca.analysis.puzzle_collect import collect
 from ludoteca.core.game import Game, State
 from ludoteca.core.outcome import CHANCE
 from ludoteca.core.registry import make
@@ -357,45 +358,17 @@ def generate_found(
     and ``games_before`` resume such a prefix: games 1 to ``games_before`` gave
     ``found_before``, and the set goes on from the next game, as the whole run would have.
     """
-    options = dict(game.options)
-    seen: set[str] = set()
-    found: list[Found] = []
-    games = games_before
-
-    def take(batch: Sequence[Found]) -> None:
-        for item in batch:
-            key = item.position.rsplit(" ", 1)[0]
-            if key not in seen and len(found) < count:
-                seen.add(key)
-                found.append(item)
-        if batch and keep is not None and games > games_before:
-            keep(list(found), games)
-
-    take(found_before)
-
-    if jobs <= 1:
-        while len(found) < count and games < max_games:
-            games += 1
-            take(puzzles_of_game(game.id, options, seed, games, budget))
-            if progress is not None:
-                progress(len(found), games)
-        return found, games
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: dict[int, Future[list[Found]]] = {}
-        submitted = games_before
-        while len(found) < count and games < max_games:
-            while len(pending) < jobs * 2 and submitted < max_games:
-                submitted += 1
-                pending[submitted] = pool.submit(
-                    puzzles_of_game, game.id, options, seed, submitted, budget
-                )
-            games += 1
-            take(pending.pop(games).result())
-            if progress is not None:
-                progress(len(found), games)
-        for future in pending.values():
-            future.cancel()
-    return found, games
+    return collect(
+        functools.partial(puzzles_of_game, game.id, dict(game.options), seed, budget=budget),
+        lambda item: item.position.rsplit(" ", 1)[0],  # without the move count
+        count,
+        jobs=jobs,
+        progress=progress,
+        max_games=max_games,
+        keep=keep,
+        found_before=found_before,
+        games_before=games_before,
+    )
 
 
 @dataclass(frozen=True, slots=True)
