@@ -25,6 +25,8 @@ from ludoteca.analysis.puzzle_turns import (
     margin_for,
     play_turn,
     puzzles_of_game,
+    screen,
+    screen_order,
     split_turn,
     turns,
     verify,
@@ -89,6 +91,18 @@ def test_the_last_turn_is_verified_exactly() -> None:
     best, lead, chances, intervals, gap = found
     assert best == "AP:c3-b2" and chances[best] == 1.0 and lead == 1.0 and gap == 0.0
     assert set(intervals.values()) == {0.0}  # every value is exact here
+
+
+def test_the_screen_reads_the_most_promising_turns_first_and_gives_up_early() -> None:
+    game = make("steppin_stones")
+    last = turns(game.parse_state(LAST_TURN), max_outcomes=200)
+    assert last is not None
+    order = [text for text, _ in screen_order(last)]
+    assert order[0] == "AP:c3-b2"  # the win, then the turns that lose at once
+    assert screen(last, TINY, 1)  # every turn read: one wins, every other loses
+    # Two turns earlier every turn still has time to win, so the two read first are alike.
+    earlier = turns(game.parse_state(f"{BOARD} 497 play2 A2"), max_outcomes=200)
+    assert earlier is not None and not screen(earlier, TINY, 1)
 
 
 def test_self_play_gives_the_same_puzzles_for_a_seed() -> None:

@@ -14,9 +14,10 @@ reviews read it); a turn that ends the game is worth exactly 1 (won) or 0 (lost)
    much.
 2. **Self-play and screen.** Game ``g`` of a set draws everything from a generator seeded by
    ``(seed, g)``: the dice, and the policy's moves (the game's strongest level: its planner,
-   with a random move one time in two). At each step with two or more outcomes, every outcome
-   gets `SCREEN_GAMES` playouts; a candidate is a step whose best turn leads every other by
-   the margin.
+   with a random move one time in two). At each step with two or more outcomes, the outcomes
+   get `SCREEN_GAMES` playouts each, the most promising first (`screen_order`); a candidate is
+   a step whose best turn leads every other by the margin, and the screen gives up on a step
+   as soon as the two best turns read so far are within the margin (`screen`).
 3. **Verification.** Every outcome of a candidate gets `VERIFY_GAMES` playouts, twice, with two
    seeds (within one reading, every outcome is played with the same seed: the same dice, so
    that the comparison is fairer). Both readings must name the same best turn, give it a lead
@@ -32,15 +33,16 @@ reviews read it); a turn that ends the game is worth exactly 1 (won) or 0 (lost)
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ludoteca.analysis.puzzle_collect import collect
 from ludoteca.analysis.ratings import wilson_interval
 from ludoteca.core.errors import IllegalMoveError, LudotecaError
 from ludoteca.core.game import Game, State
@@ -243,6 +245,49 @@ def clear(reading: Reading, margin: float) -> tuple[str, float] | None:
     return best, lead
 
 
+def screen_order(outcomes: dict[str, tuple[str, State]]) -> list[tuple[str, State]]:
+    """The turns in the order the screen reads them, the most promising first.
+
+    Those that end the game come first, won before lost, then the rest by the game's heuristic
+    value of the position they leave, the highest first (the shorter, then lower text first
+    among equals).
+    """
+
+    def rank(turn: tuple[str, State]) -> tuple[int, float, int, str]:
+        text, after = turn
+        if after.is_over:
+            outcome = after.outcome
+            assert outcome is not None
+            return 0, -float(outcome.returns[0]), len(text), text
+        evaluate = after.game.info.evaluate
+        return 1, -float(evaluate(after)[0]) if evaluate is not None else 0.0, len(text), text
+
+    return sorted(outcomes.values(), key=rank)
+
+
+def screen(outcomes: dict[str, tuple[str, State]], budget: TurnBudget, seed: int) -> bool:
+    """Whether a step is a candidate: its best turn leads every other by the margin.
+
+    Each turn is read from `TurnBudget.screen` playouts (one seed for all).
+
+    The turns are read one at a time in `screen_order`, and the screen gives up as soon as the
+    two best read so far are within the margin of each other: most steps have several good
+    turns, and the heuristic's favourites show it after two or three readings instead of all
+    of them. A step it passes has had every turn read and leads by the margin, as a full
+    reading would say; a step it gives up on might still have led had a later turn read higher
+    by the margin (a puzzle missed, never one let through: the verification decides).
+    """
+    if len(outcomes) < 2:
+        return False
+    top: list[float] = []  # the two best chances read so far, the best first
+    for text, after in screen_order(outcomes):
+        reading = read({text: (text, after)}, budget.screen, seed)
+        top = sorted([*top, reading.chance(text)], reverse=True)[:2]
+        if len(top) == 2 and top[0] - top[1] < budget.margin:
+            return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class TurnFound:
     """One verified turn puzzle, before its number (as `ludoteca.analysis.puzzles.Puzzle`)."""
@@ -339,8 +384,7 @@ def puzzles_of_game(
             continue
         rng = _rng(seed, number, ply)
         screen_seed, seeds = rng.getrandbits(31), (rng.getrandbits(31), rng.getrandbits(31))
-        screened = read(outcomes, budget.screen, screen_seed)
-        if len(screened.won) < 2 or best_of(screened)[1] < budget.margin:
+        if not screen(outcomes, budget, screen_seed):
             continue
         verified = verify(outcomes, budget, seeds)
         if verified is None:
@@ -380,43 +424,15 @@ def generate_found(
     The same for a seed whatever ``jobs``; ``keep`` is called as in
     `ludoteca.analysis.puzzle_search.generate_found`.
     """
-    options = dict(game.options)
-    seen: set[str] = set()
-    found: list[TurnFound] = []
-    games = 0
-
-    def take(batch: list[TurnFound]) -> None:
-        for item in batch:
-            key = item.position.rsplit(" ", 2)[0]  # the board and the turns played
-            if key not in seen and len(found) < count:
-                seen.add(key)
-                found.append(item)
-        if batch and keep is not None:
-            keep(list(found), games)
-
-    if jobs <= 1:
-        while len(found) < count and games < max_games:
-            games += 1
-            take(puzzles_of_game(game.id, options, seed, games, budget))
-            if progress is not None:
-                progress(len(found), games)
-        return found, games
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: dict[int, Future[list[TurnFound]]] = {}
-        submitted = 0
-        while len(found) < count and games < max_games:
-            while len(pending) < jobs * 2 and submitted < max_games:
-                submitted += 1
-                pending[submitted] = pool.submit(
-                    puzzles_of_game, game.id, options, seed, submitted, budget
-                )
-            games += 1
-            take(pending.pop(games).result())
-            if progress is not None:
-                progress(len(found), games)
-        for future in pending.values():
-            future.cancel()
-    return found, games
+    return collect(
+        functools.partial(puzzles_of_game, game.id, dict(game.options), seed, budget=budget),
+        lambda item: item.position.rsplit(" ", 2)[0],  # the board and the turns played
+        count,
+        jobs=jobs,
+        progress=progress,
+        max_games=max_games,
+        keep=keep,
+    )
 
 
 def set_header(budget: TurnBudget, found: Sequence[TurnFound]) -> dict[str, Any]:
