@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import zlib
+from typing import Any
 
 from uvicorn.server import ServerState
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 from ludoteca.web.connections import DEFLATE_LEVEL, GuardedWebSocketProtocol, uvicorn_config
 
 
-def _protocol(**options: object) -> GuardedWebSocketProtocol:
+def _protocol(**options: Any) -> GuardedWebSocketProtocol:
     loop = asyncio.new_event_loop()
     try:
         config = uvicorn_config(object(), **options)
@@ -21,7 +23,10 @@ def _protocol(**options: object) -> GuardedWebSocketProtocol:
 
 
 def test_websocket_messages_are_compressed_at_zlibs_fastest_level() -> None:
-    (factory,) = _protocol().conn.available_extensions
+    extensions = _protocol().conn.available_extensions
+    assert extensions is not None
+    (factory,) = extensions
+    assert isinstance(factory, ServerPerMessageDeflateFactory)
     assert factory.compress_settings == {"memLevel": 5, "level": DEFLATE_LEVEL}
     assert DEFLATE_LEVEL == 1
     # The same window and memory as uvicorn's own, so a client negotiates as before.

@@ -15,11 +15,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class DriverStatement:
 @functools.cache
 def compiled(statement: ClauseElement, dialect: Dialect, keys: tuple[str, ...]) -> DriverStatement:
     """``statement`` compiled for ``dialect``, setting the columns ``keys`` (an insert's)."""
-    form = statement.compile(dialect=dialect, column_keys=list(keys) or None)
+    form = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=list(keys) or None))
     defaults = {name: bind.value for name, bind in form.binds.items() if not bind.required}
     order = tuple(form.positiontup) if form.positional and form.positiontup else None
     return DriverStatement(form.string, defaults, order)
@@ -59,9 +60,7 @@ def run(db: Connection, statement: ClauseElement, values: Mapping[str, Any]) -> 
     return run_many(db, statement, [values])
 
 
-def run_many(
-    db: Connection, statement: ClauseElement, rows: Sequence[Mapping[str, Any]]
-) -> int:
+def run_many(db: Connection, statement: ClauseElement, rows: Sequence[Mapping[str, Any]]) -> int:
     """Run ``statement`` once for each of ``rows`` (all with the same keys); rows changed."""
     form = compiled(statement, db.dialect, tuple(sorted(rows[0])))
     parameters = [form.bind(row) for row in rows]
