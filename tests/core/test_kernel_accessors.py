@@ -16,7 +16,7 @@ from ludoteca.core.kernel_accessors import Accessor, read_accessors
 
 NIM = Path(__file__).resolve().parents[1] / "example_game" / "ludoteca_nim" / "kernels"
 
-LAYOUT = '''
+LAYOUT = """
 COUNT_AT, HAND_AT, BOARD_AT, POINTS = 0, 20, 22, 10
 ACCESSORS = {
     "point_counts(side)": "view COUNT_AT POINTS: the counts of ``side``: a view",
@@ -26,7 +26,7 @@ ACCESSORS = {
     "set_in_hand(side, count)": "set HAND_AT: set them",
     "board()": "view BOARD_AT: the rest",
 }
-'''
+"""
 OFFSETS = {"COUNT_AT": 0, "HAND_AT": 20, "BOARD_AT": 22, "POINTS": 10}
 
 
