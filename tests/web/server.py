@@ -41,8 +41,14 @@ CHROMIUM_ARGS = [
 #: start limit: a test failed for the machine's load. The tests of the priorities themselves
 #: set their lanes explicitly.
 TEST_LANES = {name: dataclasses.replace(lane, niceness=0) for name, lane in DEFAULT_LANES.items()}
+#: A test server's hard limit on one search: a search that the server stops after 10 s on a quiet
+#: machine can take longer on a busy one, and a test would fail for the machine's load. Tests of
+#: the limit itself set their own.
+TEST_SEARCH_TIME_LIMIT = 600.0
 #: The settings of a test server: no rate limits (tests create games quickly), normal priority.
-TEST_SETTINGS = ServerSettings(game_rate=0, hint_rate=0, lanes=TEST_LANES)
+TEST_SETTINGS = ServerSettings(
+    game_rate=0, hint_rate=0, lanes=TEST_LANES, search_time_limit=TEST_SEARCH_TIME_LIMIT
+)
 
 
 def free_port() -> int:

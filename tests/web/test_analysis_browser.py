@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -14,15 +15,14 @@ from playwright.sync_api import Browser, Page, expect
 
 from ludoteca.core import records
 from ludoteca.core.registry import make
-from ludoteca.web.app import ServerSettings
-from tests.web.server import TEST_LANES, running_server
+from tests.web.server import TEST_SETTINGS, running_server
 
 pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    settings = ServerSettings(game_rate=0, hint_rate=0, lanes=TEST_LANES, warm_up=False)
+    settings = replace(TEST_SETTINGS, warm_up=False)
     with running_server(
         tmp_path_factory.mktemp("analysis") / "games.sqlite3", settings=settings
     ) as url:

@@ -8,6 +8,7 @@ where no server runs, except under CI=true).
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -234,7 +235,9 @@ def test_claims_are_conditional_writes(database: str) -> None:
 
 def test_reviews_survive_a_restart_and_an_interrupted_one_starts_again(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    settings = replace(SETTINGS, review_stale_seconds=1.5)
+    # Long enough for any machine to start a server within it: staleness comes from the
+    # heartbeat's age, which the test sets below rather than waiting for it.
+    settings = replace(SETTINGS, review_stale_seconds=60)
     with TestClient(create_app(db, seed=1, settings=settings)) as first:
         done_id = finished_game(first.post)
         first.post(f"/api/games/{done_id}/review")
@@ -258,7 +261,10 @@ def test_reviews_survive_a_restart_and_an_interrupted_one_starts_again(tmp_path:
         assert stopped["status"] == "interrupted", stopped  # the server stopped cleanly
         assert "stopped" in stopped["error"]
         assert third.get(f"/api/games/{crashed_id}/review").json()["status"] == "running"
-        time.sleep(1.6)  # the crashed server's heartbeat is now too old
+        with sqlite3.connect(db) as raw:  # the crashed server's last heartbeat, 2 minutes ago
+            raw.execute(
+                "UPDATE reviews SET heartbeat = heartbeat - 120 WHERE game_id = ?", (crashed_id,)
+            )
         assert third.get(f"/api/games/{crashed_id}/review").json()["status"] == "interrupted"
         for game_id in (stopped_id, crashed_id):
             assert third.post(f"/api/games/{game_id}/review").status_code == 202

@@ -33,7 +33,10 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
+#: zlib's compression level of WebSocket messages (`deflate_factory`).
+DEFLATE_LEVEL = 1
 #: Attribute of the uvicorn configuration that carries the limits.
 LIMITS_ATTRIBUTE = "ludoteca_limits"
 
@@ -188,6 +191,21 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
+def deflate_factory() -> ServerPerMessageDeflateFactory:
+    """The WebSockets' compression: uvicorn's settings, at zlib's fastest level.
+
+    A watcher's message is mostly the board's SVG (7 to 60 KB). At zlib's default level 6,
+    compressing it cost 0.45 ms of CPU per message and watcher (Salta's board: 38 KB to 4.1 KB);
+    level 1 costs 0.28 ms for 5.4 KB, still a seventh of the text (measured with zlib on 30
+    positions of each game).
+    """
+    return ServerPerMessageDeflateFactory(
+        server_max_window_bits=12,
+        client_max_window_bits=12,
+        compress_settings={"memLevel": 5, "level": DEFLATE_LEVEL},
+    )
+
+
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol that drops a client which does not read or answer pings."""
 
@@ -200,6 +218,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.limits = limits_of(config)
+        if config.ws_per_message_deflate:
+            self.conn.available_extensions = [deflate_factory()]
 
     async def send(self, message: Any) -> None:
         """Send, but drop the connection if the client has not read for too long."""

@@ -36,6 +36,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 from ludoteca.core.paths import data_dir
+from ludoteca.web.driver_sql import run
 from ludoteca.web.events import ResultRecorded
 from ludoteca.web.rows import (
     LOBBY_CHANGE,
@@ -64,7 +65,8 @@ DEFAULT_BUSY_SECONDS = 5.0
 OPEN_WAIT_SECONDS = 600.0
 
 
-# The statements of every move, built once (building them is a good part of a write's cost).
+# The statements of every move, built once (building them is a good part of a write's cost) and
+# run on the driver's cursor (`ludoteca.web.driver_sql`).
 @functools.cache
 def _bump_statement(*columns: str) -> Any:
     """UPDATE games to the next version, only where it is still at ``:based_on``."""
@@ -83,6 +85,8 @@ def _bump_statement(*columns: str) -> Any:
 INSERT_MOVE = insert(moves_table)
 _ANNOUNCE_EVENT = insert(events_table)
 _ANNOUNCE_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
+_BEGIN_WRITE = text("BEGIN IMMEDIATE")
+_BEGIN_READ = text("BEGIN")
 
 
 def default_db_path() -> Path:
@@ -202,7 +206,7 @@ class Database:
         @event.listens_for(engine, "begin")
         def _begin(connection: Connection) -> None:
             immediate = not connection.get_execution_options().get("read_only", False)
-            connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+            run(connection, _BEGIN_WRITE if immediate else _BEGIN_READ, {})
 
         return engine
 
@@ -285,9 +289,9 @@ class Database:
 
     def _announce(self, db: Connection, game_id: str, version: int) -> None:
         if self.is_sqlite:
-            db.execute(_ANNOUNCE_EVENT, {"game_id": game_id, "version": version, "at": time.time()})
+            run(db, _ANNOUNCE_EVENT, {"game_id": game_id, "version": version, "at": time.time()})
         else:
-            db.execute(_ANNOUNCE_NOTIFY, {"payload": f"{game_id} {version}"})
+            run(db, _ANNOUNCE_NOTIFY, {"payload": f"{game_id} {version}"})
 
     def _bump(
         self,
@@ -303,8 +307,7 @@ class Database:
         stamp = now_stamp()
         statement = _bump_statement(*sorted(values))
         parameters = {"game_id": game_id, "based_on": based_on, "updated": stamp, **values}
-        changed = db.execute(statement, parameters).rowcount
-        if changed != 1:
+        if run(db, statement, parameters) != 1:
             current = db.execute(
                 select(games_table.c.version).where(games_table.c.id == game_id)
             ).scalar()

@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 
 from ludoteca.core.options import OptionValue
 from ludoteca.web.database import INSERT_MOVE, Database
+from ludoteca.web.driver_sql import run_many
 from ludoteca.web.repo_sessions import held_sessions
 from ludoteca.web.rows import (
     LOBBY_CHANGE,
@@ -231,7 +232,8 @@ class GamesRepository(Database):
             written = self._bump(
                 db, game_id, based_on, move_count=first - 1 + len(texts), result=result, **columns
             )
-            db.execute(
+            run_many(
+                db,
                 INSERT_MOVE,
                 [
                     {"game_id": game_id, "number": first + i, "text": t, "played": written.updated}
