@@ -19,6 +19,7 @@ from ludoteca.analysis.bench import (
     SETTINGS,
     BenchResult,
     ColdResult,
+    EnvRate,
     GpuBenchResult,
     Row,
     Usage,
@@ -341,54 +342,94 @@ def _batch_rows(
 
 
 def _vector(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
-    num_envs = arguments.vector
-    rows = _batch_rows(ids, arguments, "--vector", num_envs)
+    rows = _batch_rows(ids, arguments, "--vector", arguments.vector)
+    return _batch(rows, arguments, console, "vector", bench_vector, _print_vector)
+
+
+def _gpu(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
+    rows = _batch_rows(ids, arguments, "--gpu", arguments.gpu)
+    note = gpu_missing()
+    if note and not arguments.json:
+        console.print(f"No GPU measured: {note}. The CPU figures follow.")
+    return _batch(rows, arguments, console, "gpu", bench_gpu, _print_gpu)
+
+
+def _batch(
+    rows: list[Row],
+    arguments: argparse.Namespace,
+    console: Console,
+    kind: str,
+    measure: Callable[..., Any],
+    show: Callable[[Console, list[Any]], None],
+) -> int:
+    """Measure a batch of games for each row (``--vector`` or ``--gpu``: ``kind``), then show it.
+
+    ``measure`` is `bench_vector` or `bench_gpu`, ``show`` the printer of its results; ``kind``
+    names the option that gave the batch size and the results' key in the JSON.
+    """
+    num_envs = getattr(arguments, kind)
     results = []
     for row in rows:
         game = make(row.game, **row.options)
         if not arguments.json:
             console.print(f"Measuring {game.name} ({num_envs:,} games at once) …")
-        results.append(bench_vector(game, num_envs, seconds=arguments.seconds, seed=arguments.seed))
+        results.append(measure(game, num_envs, seconds=arguments.seconds, seed=arguments.seed))
     machine = machine_info()
     if arguments.json:
-        payload = {"machine": machine, "vector": [result.to_dict() for result in results]}
+        payload = {"machine": machine, kind: [result.to_dict() for result in results]}
         console.print_json(json.dumps(payload))
         return 0
-    _print_vector(console, results)
+    show(console, results)
     _print_machine(console, machine)
     return 0
 
 
-def _print_vector(console: Console, results: list[VectorBenchResult]) -> None:
-    envs = results[0].num_envs
-    table = Table(title=f"Env steps/s: VectorEnv at {envs:,} games against PettingZoo, one core")
-    for column in ("game", "VectorEnv steps/s", "CPU/wall · load", "PettingZoo", "CPU/wall · load"):
+def _env_rate(rate: EnvRate | None) -> str:
+    return _rate(None if rate is None else rate.steps_per_second)
+
+
+def _usage(rate: EnvRate) -> str:
+    usage = rate.usage
+    return _cost(usage.wall_seconds, usage.cpu_seconds, usage.load_start, usage.load_end)
+
+
+def _print_batch_table(
+    console: Console, title: str, columns: tuple[str, ...], rows: list[list[str]], about: str
+) -> None:
+    """A table of batch figures (the game first, figures right-aligned) and what they mean."""
+    table = Table(title=title)
+    for column in ("game", *columns):
         table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
-    table.add_column("ratio", justify="right", no_wrap=True)
-    for r in results:
-        v = r.vector.usage
-        cells = [
-            r.game,
-            _rate(r.vector.steps_per_second),
-            _cost(v.wall_seconds, v.cpu_seconds, v.load_start, v.load_end),
-        ]
-        if r.pettingzoo is None:
-            cells += ["—", "—", "—"]
-        else:
-            p = r.pettingzoo.usage
-            cells += [
-                _rate(r.pettingzoo.steps_per_second),
-                _cost(p.wall_seconds, p.cpu_seconds, p.load_start, p.load_end),
-                f"{r.speedup:,.0f}×" if r.speedup is not None else "—",
-            ]
+    for cells in rows:
         table.add_row(*cells)
     console.print(table)
-    console.print(
+    console.print(about)
+
+
+def _print_vector(console: Console, results: list[VectorBenchResult]) -> None:
+    envs = results[0].num_envs
+    _print_batch_table(
+        console,
+        f"Env steps/s: VectorEnv at {envs:,} games against PettingZoo, one core",
+        ("VectorEnv steps/s", "CPU/wall · load", "PettingZoo", "CPU/wall · load", "ratio"),
+        [
+            [r.game, _env_rate(r.vector), _usage(r.vector)]
+            + (
+                ["—", "—", "—"]
+                if r.pettingzoo is None
+                else [
+                    _env_rate(r.pettingzoo),
+                    _usage(r.pettingzoo),
+                    f"{r.speedup:,.0f}×" if r.speedup is not None else "—",
+                ]
+            )
+            for r in results
+        ],
         "An env step is one player's decision; chance outcomes are played inside the "
         "environments. Timed: VectorEnv.step (observations, masks, chance and restarts "
         "included) and the PettingZoo env's reset, last and step; drawing the random legal "
         "actions is not. Ratio: VectorEnv's steps/s over PettingZoo's (wall time); --json adds the "
-        "rates per CPU second."
+        "rates per CPU second.",
     )
     for r in results:
         console.print(f"{r.game}: {r.options}.")
@@ -396,59 +437,29 @@ def _print_vector(console: Console, results: list[VectorBenchResult]) -> None:
             console.print(f"{r.game}: PettingZoo not measured: {r.pettingzoo_note}")
 
 
-def _gpu(ids: list[str] | None, arguments: argparse.Namespace, console: Console) -> int:
-    num_envs = arguments.gpu
-    rows = _batch_rows(ids, arguments, "--gpu", num_envs)
-    note = gpu_missing()
-    if note and not arguments.json:
-        console.print(f"No GPU measured: {note}. The CPU figures follow.")
-    results = []
-    for row in rows:
-        game = make(row.game, **row.options)
-        if not arguments.json:
-            console.print(f"Measuring {game.name} ({num_envs:,} games at once) …")
-        results.append(bench_gpu(game, num_envs, seconds=arguments.seconds, seed=arguments.seed))
-    machine = machine_info()
-    if arguments.json:
-        payload = {"machine": machine, "gpu": [result.to_dict() for result in results]}
-        console.print_json(json.dumps(payload))
-        return 0
-    _print_gpu(console, results)
-    _print_machine(console, machine)
-    return 0
-
-
 def _print_gpu(console: Console, results: list[GpuBenchResult]) -> None:
     first = results[0]
     gpu = f"GpuEnv on {first.device}" if first.device else "no GPU"
-    table = Table(title=f"Env steps/s at {first.num_envs:,} games: VectorEnv on one core, {gpu}")
-    for column in (
-        "game",
-        "CPU with draws",
-        "CPU step",
-        "CPU/wall · load",
-        "GPU with draws",
-        "GPU step",
-        "GPU/CPU",
-    ):
-        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
-    for r in results:
-        usage = r.cpu_with_draws.usage
-        table.add_row(
-            r.game,
-            _rate(r.cpu_with_draws.steps_per_second),
-            _rate(r.cpu_step.steps_per_second),
-            _cost(usage.wall_seconds, usage.cpu_seconds, usage.load_start, usage.load_end),
-            _rate(None if r.gpu_with_draws is None else r.gpu_with_draws.steps_per_second),
-            _rate(None if r.gpu_step is None else r.gpu_step.steps_per_second),
-            "—" if r.speedup is None else f"{r.speedup:,.1f}×",
-        )
-    console.print(table)
-    console.print(
+    _print_batch_table(
+        console,
+        f"Env steps/s at {first.num_envs:,} games: VectorEnv on one core, {gpu}",
+        ("CPU with draws", "CPU step", "CPU/wall · load", "GPU with draws", "GPU step", "GPU/CPU"),
+        [
+            [
+                r.game,
+                _env_rate(r.cpu_with_draws),
+                _env_rate(r.cpu_step),
+                _usage(r.cpu_with_draws),
+                _env_rate(r.gpu_with_draws),
+                _env_rate(r.gpu_step),
+                "—" if r.speedup is None else f"{r.speedup:,.1f}×",
+            ]
+            for r in results
+        ],
         "An env step is one player's decision (observation, mask, chance and restarts included). "
         "With draws: the random legal actions are drawn in the timed loop (on the CPU by "
         "VectorEnv, on the device by GpuEnv); step: the step alone. A GPU figure waits for the "
-        "device at the end of each timed stretch. --json adds the rates per CPU second."
+        "device at the end of each timed stretch. --json adds the rates per CPU second.",
     )
     if first.gpu_note:
         console.print(f"No GPU figures: {first.gpu_note}.")

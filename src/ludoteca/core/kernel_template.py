@@ -44,6 +44,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ludoteca.core.kernel_accessors import Accessor, layout_names, read_accessors
 from ludoteca.core.kernel_template_source import (
     FIRST,
     GENERATOR,
@@ -124,11 +125,14 @@ def read_spec(package: Path) -> Spec:
     homes: dict[str, str] = {}  # where each name is defined (not merely imported)
     contract: object = None
     parameters: dict[str, tuple[str, ...]] = {}
+    accessors: tuple[Accessor, ...] = ()
     digest = hashlib.sha256()
     for module in modules:
         source = (package / f"{module}.py").read_text()
         digest.update(f"{module}.py\n{source}".encode())
-        for node in ast.parse(source).body:
+        tree = ast.parse(source)
+        accessors += read_accessors(tree)
+        for node in tree.body:
             if isinstance(node, ast.FunctionDef):
                 defined.add(node.name)
                 homes.setdefault(node.name, module)
@@ -154,6 +158,12 @@ def read_spec(package: Path) -> Spec:
     missing = [name for name in needed if name.split("(")[0] not in defined]
     if missing:
         raise ValueError(f"{package} lacks the primitives {', '.join(missing)}")
+    unknown = sorted(layout_names(accessors) - defined)
+    if unknown:
+        raise ValueError(f"{package}: ACCESSORS name {', '.join(unknown)}, defined nowhere")
+    twice = sorted(accessor.name for accessor in accessors if accessor.name in defined)
+    if twice:
+        raise ValueError(f"{package}: {', '.join(twice)} declared in ACCESSORS and written by hand")
     return Spec(
         module=module_name(package),
         modules=tuple(modules),
@@ -164,6 +174,7 @@ def read_spec(package: Path) -> Spec:
         homes=homes,
         digest=digest.hexdigest()[:16],
         parameters=parameters,
+        accessors=accessors,
     )
 
 

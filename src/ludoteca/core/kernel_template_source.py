@@ -10,6 +10,8 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
+from ludoteca.core.kernel_accessors import Accessor, layout_names
+
 GENERATOR = "python -m ludoteca.core.kernel_template"
 
 #: The contract's kernels: the parameters after the position and the game's arguments, and the
@@ -79,6 +81,7 @@ class Spec:
     homes: dict[str, str]  # the module that defines each name
     digest: str
     parameters: dict[str, tuple[str, ...]]  # of the contract kernels a game writes itself
+    accessors: tuple[Accessor, ...] = ()  # the layout's (`ludoteca.core.kernel_accessors`)
 
     def has(self, name: str) -> bool:
         """Whether the rules define ``name``."""
@@ -135,6 +138,7 @@ def module_source(spec: Spec) -> str:
         playouts.insert(0, "CHANCE_NODE")
     if not own_playout:
         playouts[-1:-1] = ["NO_WINNER", "T_PLIES"]
+    imported = rules + sorted(layout_names(spec.accessors))
     out = [_header(spec)]
     out.append(
         "import numpy as np\nfrom numba import njit\n\n"
@@ -149,7 +153,7 @@ def module_source(spec: Spec) -> str:
         + "".join(
             f"from {spec.module}.{module} import {', '.join(sorted(names, key=str.lower))}\n"
             for module in spec.modules
-            if (names := [name for name in rules if spec.homes.get(name, "rules") == module])
+            if (names := [name for name in imported if spec.homes.get(name, "rules") == module])
         )
         + "\n"
     )
@@ -403,6 +407,13 @@ def vector_step(
         _show(cells{a}, row, observations, masks, players, scratch, legal)
     return NO_ILLEGAL
 """)
+    if spec.accessors:
+        out.append(
+            "\n\n# -- named accessors of the layout (its ACCESSORS) "
+            + "-" * 47
+            + "\n"
+            + "".join(f"\n\n{accessor.source()}" for accessor in spec.accessors)
+        )
     return "".join(out)
 
 
@@ -431,6 +442,9 @@ def stub_source(spec: Spec, rules: str = "") -> str:
         names = list(spec.parameters.get(kernel, names))
         params = [f"{name}: {kind}" for name, kind in zip(names, kinds, strict=True)]
         lines.append(f"def {kernel}({', '.join(params)}, /) -> {result}: ...\n")
+    if spec.accessors:
+        lines.append("\n# -- named accessors of the layout (its ACCESSORS)\n")
+        lines += [accessor.stub() for accessor in spec.accessors]
     if rules:
         lines.append("\n" + rules)
     lines.append("def __getattr__(name: str) -> Any: ...\n")

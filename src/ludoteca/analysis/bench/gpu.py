@@ -13,8 +13,8 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Any
 
-from ludoteca.analysis.bench.measure import BenchError, Meter
-from ludoteca.analysis.bench.vector import EnvRate
+from ludoteca.analysis.bench.measure import BenchError
+from ludoteca.analysis.bench.vector import EnvRate, env_rate
 from ludoteca.core.game import Game
 
 GPU_HINT = "pip install 'ludoteca[gpu]'"
@@ -101,10 +101,8 @@ def bench_gpu(game: Game, num_envs: int, *, seconds: float = 3.0, seed: int = 0)
         raise BenchError(f"{game.id}: no VectorEnv: {error}") from None
     env.reset()
     env.step(env.random_actions())  # the warm-up loads the kernels
-    cpu_with_draws = _rate(
-        lambda: env.step(env.random_actions()), None, num_envs, seconds, lambda: None
-    )
-    cpu_step = _rate(env.step, env.random_actions, num_envs, seconds, lambda: None)
+    cpu_with_draws = env_rate(lambda: env.step(env.random_actions()), num_envs, seconds)
+    cpu_step = env_rate(env.step, num_envs, seconds, draw=env.random_actions)
     note = gpu_missing()
     gpu_with_draws = gpu_step = None
     device = ""
@@ -116,10 +114,12 @@ def bench_gpu(game: Game, num_envs: int, *, seconds: float = 3.0, seed: int = 0)
         gpu.reset()
         gpu.step(gpu.random_actions())  # compiles the kernels
         gpu.synchronize()
-        gpu_with_draws = _rate(
-            lambda: gpu.step(gpu.random_actions()), None, num_envs, seconds, gpu.synchronize
+        gpu_with_draws = env_rate(
+            lambda: gpu.step(gpu.random_actions()), num_envs, seconds, wait=gpu.synchronize
         )
-        gpu_step = _rate(gpu.step, gpu.random_actions, num_envs, seconds, gpu.synchronize)
+        gpu_step = env_rate(
+            gpu.step, num_envs, seconds, draw=gpu.random_actions, wait=gpu.synchronize
+        )
     return GpuBenchResult(
         game=game.id,
         options=game.describe_options(),
@@ -131,28 +131,3 @@ def bench_gpu(game: Game, num_envs: int, *, seconds: float = 3.0, seed: int = 0)
         device=device,
         gpu_note=note,
     )
-
-
-def _rate(step: Any, draw: Any, num_envs: int, seconds: float, wait: Any) -> EnvRate:
-    """Steps per second of ``step`` (given ``draw()``'s actions, untimed, when ``draw`` is set).
-
-    ``wait`` blocks until the device has finished, inside the timed stretch.
-    """
-    meter = Meter()
-    steps = 0
-    while meter.wall < seconds:
-        if draw is None:
-            with meter.measure():
-                for _ in range(8):
-                    step()
-                wait()
-            steps += 8 * num_envs
-        else:
-            actions = draw()
-            wait()
-            with meter.measure():
-                step(actions)
-                wait()
-            steps += num_envs
-    usage = meter.usage()
-    return EnvRate(steps, steps / usage.wall_seconds, usage)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +80,48 @@ class VectorBenchResult:
         }
 
 
+def _nothing() -> None:
+    """No device to wait for."""
+
+
+def env_rate(
+    step: Callable[..., Any],
+    num_envs: int,
+    seconds: float,
+    *,
+    draw: Callable[[], Any] | None = None,
+    wait: Callable[[], None] = _nothing,
+    seen: Callable[[Any], None] | None = None,
+) -> EnvRate:
+    """Env steps per second of a batch of ``num_envs`` games, for about ``seconds`` measured.
+
+    With ``draw``, each step plays ``draw()``'s actions, drawn outside the timed stretch, and
+    ``seen`` (if given) gets each step's result, also untimed; without it, ``step()`` draws its
+    own and is timed eight calls at a time. ``wait`` blocks until a device has finished the
+    work given to it, inside the timed stretch (and after an untimed draw).
+    """
+    meter = Meter()
+    steps = 0
+    while meter.wall < seconds:
+        if draw is None:
+            with meter.measure():
+                for _ in range(8):
+                    step()
+                wait()
+            steps += 8 * num_envs
+            continue
+        actions = draw()
+        wait()
+        with meter.measure():
+            result = step(actions)
+            wait()
+        if seen is not None:
+            seen(result)
+        steps += num_envs
+    usage = meter.usage()
+    return EnvRate(steps, steps / usage.wall_seconds, usage)
+
+
 def bench_vector(
     game: Game, num_envs: int, *, seconds: float = 3.0, seed: int = 0, pettingzoo: bool = True
 ) -> VectorBenchResult:
@@ -100,16 +143,13 @@ def bench_vector(
         raise BenchError(f"{game.id}: no VectorEnv: {error}") from None
     env.reset()
     env.step(env.random_actions())  # the warm-up loads the kernels
-    steps = finished = 0
-    meter = Meter()
-    while meter.wall < seconds:
-        actions = env.random_actions()
-        with meter.measure():
-            result = env.step(actions)
-        steps += num_envs
+    finished = 0
+
+    def count_finished(result: Any) -> None:
+        nonlocal finished
         finished += int(result.terminated.sum())
-    usage = meter.usage()
-    vector = EnvRate(steps, steps / usage.wall_seconds, usage)
+
+    vector = env_rate(env.step, num_envs, seconds, draw=env.random_actions, seen=count_finished)
     rate: EnvRate | None = None
     note = "not asked for"
     if pettingzoo:

@@ -35,7 +35,6 @@ chance move's index never depends on the position.
 """
 
 import numpy as np
-from numba import njit
 
 NUM_POINTS = 10
 COUNTERS = 5
@@ -88,48 +87,21 @@ LANDING = np.array(
 
 # -- Named accessors --------------------------------------------------------------------------
 # The layout read and written by name: code outside the kernels (position text, the state, the
-# solver) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back
-# as a view of ``s`` (read-only when ``s`` is).
+# solver) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back as a
+# view of ``s`` (read-only when ``s`` is). The template writes those of ``ACCESSORS`` into the
+# kernels package (`ludoteca.core.kernel_accessors`).
 
-
-@njit(cache=True)
-def point_counts(s, side):
-    """How many counters of ``side`` stand on each of the ``NUM_POINTS`` points: a view."""
-    start = COUNT_AT + side * NUM_POINTS
-    return s[start : start + NUM_POINTS]
-
-
-@njit(cache=True)
-def counters_on(s, side, point):
-    """How many counters of ``side`` stand on ``point``."""
-    return s[COUNT_AT + side * NUM_POINTS + point]
-
-
-@njit(cache=True)
-def set_counters_on(s, side, point, count):
-    """Put ``count`` counters of ``side`` on ``point``."""
-    s[COUNT_AT + side * NUM_POINTS + point] = count
-
-
-@njit(cache=True)
-def in_hand(s, side):
-    """Counters of ``side`` in hand."""
-    return s[HAND_AT + side]
-
-
-@njit(cache=True)
-def set_in_hand(s, side, count):
-    """Set the counters of ``side`` in hand."""
-    s[HAND_AT + side] = count
-
-
-@njit(cache=True)
-def in_store(s, side):
-    """Counters of ``side`` stored off the circuit (only with ``sacred="storage"``)."""
-    return s[STORE_AT + side]
-
-
-@njit(cache=True)
-def set_in_store(s, side, count):
-    """Set the counters of ``side`` stored off the circuit."""
-    s[STORE_AT + side] = count
+ACCESSORS = {
+    "point_counts(side)": "view COUNT_AT NUM_POINTS: how many counters of ``side`` stand on each"
+    " of the ``NUM_POINTS`` points: a view",
+    "counters_on(side, point)": "get COUNT_AT NUM_POINTS: how many counters of ``side`` stand"
+    " on ``point``",
+    "set_counters_on(side, point, count)": "set COUNT_AT NUM_POINTS: put ``count`` counters of"
+    " ``side`` on ``point``",
+    "in_hand(side)": "get HAND_AT: counters of ``side`` in hand",
+    "set_in_hand(side, count)": "set HAND_AT: set the counters of ``side`` in hand",
+    "in_store(side)": "get STORE_AT: counters of ``side`` stored off the circuit (only with"
+    ' ``sacred="storage"``)',
+    "set_in_store(side, count)": "set STORE_AT: set the counters of ``side`` stored off the"
+    " circuit",
+}

@@ -2,19 +2,7 @@
 
 from numba import njit
 
-from ludoteca.games.pente_grammai.kernels.layout import (
-    COUNT_AT,
-    COUNTERS,
-    DIE_AT,
-    HAND_AT,
-    NUM_POINTS,
-    ONGOING,
-    P_MAX_PLIES,
-    PLY_AT,
-    SIDE_AT,
-    STATUS_AT,
-    STORE_AT,
-)
+from ludoteca.games.pente_grammai.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
 #

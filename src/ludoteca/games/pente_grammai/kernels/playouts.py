@@ -8,46 +8,8 @@ import numpy as np
 from numba import njit
 
 from ludoteca.core.playout_kernels import count_decision
-from ludoteca.core.playouts import (
-    NO_WINNER,
-    T_PLIES,
-    T_WINS,
-)
-from ludoteca.games.pente_grammai.kernels.layout import (
-    ALL_HOME,
-    B3,
-    BLUE,
-    BLUE_WINS,
-    COUNT_AT,
-    COUNTERS,
-    DEADLOCK,
-    DIE_AT,
-    DRAW,
-    ENTER,
-    ENTRY,
-    FIRST_0,
-    GOAL,
-    HAND_AT,
-    MAX_LEGAL,
-    NO_REASON,
-    NO_SIDE,
-    NUM_POINTS,
-    ONGOING,
-    P_CAPTURE,
-    P_MAX_PLIES,
-    P_SACRED,
-    PASS,
-    PLY_AT,
-    PLY_CAP,
-    REASON_AT,
-    SACRED_SCHAEDLER,
-    SIDE_AT,
-    STATUS_AT,
-    STORE_AT,
-    W3,
-    WHITE,
-    WHITE_WINS,
-)
+from ludoteca.core.playouts import NO_WINNER, T_PLIES, T_WINS
+from ludoteca.games.pente_grammai.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.pente_grammai.kernels.rules import _move, apply_action_inplace
 
 # -- random playouts --------------------------------------------------------------------------

@@ -6,50 +6,9 @@ The position array and the action codec are in `layout`.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import (
-    NO_WINNER,
-)
+from ludoteca.core.playouts import NO_WINNER
 from ludoteca.core.vector_kernels import random_below
-from ludoteca.games.pente_grammai.kernels.layout import (
-    ALL_HOME,
-    BLUE,
-    BLUE_WINS,
-    CELLS_SIZE,
-    COUNT_AT,
-    COUNTERS,
-    DEADLOCK,
-    DIE_AT,
-    DRAW,
-    ENTER,
-    ENTRY,
-    FIRST_0,
-    GOAL,
-    HAND_AT,
-    IS_SACRED,
-    LANDING,
-    MAX_LEGAL,
-    NO_REASON,
-    NO_SIDE,
-    NUM_POINTS,
-    ONGOING,
-    P_CAPTURE,
-    P_FIRST,
-    P_MAX_PLIES,
-    P_SACRED,
-    P_START,
-    PASS,
-    PLY_AT,
-    PLY_CAP,
-    REASON_AT,
-    SACRED_SCHAEDLER,
-    SACRED_STORAGE,
-    SIDE_AT,
-    START_SCHAEDLER,
-    STATUS_AT,
-    STORE_AT,
-    WHITE,
-    WHITE_WINS,
-)
+from ludoteca.games.pente_grammai.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # -- the parts of a turn ----------------------------------------------------------------------
 

@@ -36,13 +36,6 @@ At the bag draw (a chance node) the outcomes are 0 (Salt moves first) and 1 (Pep
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import (
-    T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
-    T_DRAWS,  # noqa: F401
-    T_LEGAL_MOVES,  # noqa: F401
-    T_LONGEST,  # noqa: F401
-)
-
 WIDTH = 10
 MIN_RANKS, MAX_RANKS = 6, 20
 MAX_SQUARES = WIDTH * MAX_RANKS
@@ -149,46 +142,25 @@ def direction_count(side, params):
 
 
 # -- Named accessors --------------------------------------------------------------------------
-# The layout read and written by name: code outside the kernels (position text, the state, the
-# view) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back as
-# a view of ``s`` (read-only when ``s`` is).
+# The layout read and written by name: code outside the kernels (position text, the state, the view)
+# calls these instead of doing arithmetic on the ``*_AT`` offsets. A region comes back as a view of
+# ``s`` (read-only when ``s`` is). The template writes those of ``ACCESSORS`` into the kernels
+# package (`ludoteca.core.kernel_accessors`).
 
-
-@njit(cache=True)
-def board_cells(s):
-    """The board, one cell per square (``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL``): a view."""
-    return s[BOARD_AT:]
-
-
-@njit(cache=True)
-def board_cell(s, square):
-    """What stands on ``square``: ``EMPTY``, or the side + 1 of the piece there."""
-    return s[BOARD_AT + square]
-
-
-@njit(cache=True)
-def set_board_cell(s, square, value):
-    """Put ``value`` (``EMPTY``, ``SALT_CELL`` or ``PEPPER_CELL``) on ``square``."""
-    s[BOARD_AT + square] = value
-
-
-@njit(cache=True)
-def pieces_on_board(s, side):
-    """How many of ``side``'s pieces are still on the board."""
-    return s[ON_BOARD_AT + side]
-
-
-@njit(cache=True)
-def set_pieces_on_board(s, side, count):
-    """Set how many of ``side``'s pieces are on the board."""
-    s[ON_BOARD_AT + side] = count
-
-
-@njit(cache=True)
-def piece_slots(s, side):
-    """All ``PIECES_PER_SIDE`` piece slots of ``side``: the squares, then ``NO_SQUARE``: a view."""
-    start = PIECES_AT + side * PIECES_PER_SIDE
-    return s[start : start + PIECES_PER_SIDE]
+ACCESSORS = {
+    "board_cells()": "view BOARD_AT: the board, one cell per square (``EMPTY``, ``SALT_CELL`` or"
+    " ``PEPPER_CELL``): a view",
+    "board_cell(square)": "get BOARD_AT: what stands on ``square``: ``EMPTY``, or the side + 1"
+    " of the piece there",
+    "set_board_cell(square, value)": "set BOARD_AT: put ``value`` (``EMPTY``, ``SALT_CELL`` or"
+    " ``PEPPER_CELL``) on ``square``",
+    "pieces_on_board(side)": "get ON_BOARD_AT: how many of ``side``'s pieces are still on the"
+    " board",
+    "set_pieces_on_board(side, count)": "set ON_BOARD_AT: set how many of ``side``'s pieces are"
+    " on the board",
+    "piece_slots(side)": "view PIECES_AT PIECES_PER_SIDE: all ``PIECES_PER_SIDE`` piece slots of"
+    " ``side``: the squares, then ``NO_SQUARE``: a view",
+}
 
 
 @njit(cache=True)

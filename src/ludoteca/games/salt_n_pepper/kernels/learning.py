@@ -2,28 +2,7 @@
 
 from numba import njit
 
-from ludoteca.core.playouts import (
-    T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
-    T_DRAWS,  # noqa: F401
-    T_LEGAL_MOVES,  # noqa: F401
-    T_LONGEST,  # noqa: F401
-)
-from ludoteca.games.salt_n_pepper.kernels.layout import (
-    FIRST_AT,
-    ON_BOARD_AT,
-    ONGOING,
-    P_MAX_PLIES,
-    P_RANKS,
-    PASSES_AT,
-    PEPPER,
-    PIECES_AT,
-    PIECES_PER_SIDE,
-    PLY_AT,
-    STATUS_AT,
-    UNDRAWN,
-    WIDTH,
-    side_to_move,
-)
+from ludoteca.games.salt_n_pepper.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # == for learning agents: observation, action mask, batch play (docs/rl.md) =====================
 #

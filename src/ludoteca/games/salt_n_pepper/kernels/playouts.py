@@ -6,9 +6,7 @@ The game's own random playout and the totals it adds beside the standard ones (`
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
+from ludoteca.core.playout_kernels import count_decision
 from ludoteca.core.playouts import (
     NO_WINNER,
     T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
@@ -18,22 +16,7 @@ from ludoteca.core.playouts import (
     T_PLIES,
     T_WINS,
 )
-from ludoteca.games.salt_n_pepper.kernels.layout import (
-    BOTH_STUCK,
-    FIRST_AT,
-    HOME,
-    KINDS,
-    LEAP,
-    LEAP_HOME,
-    MAX_LEGAL,
-    ONGOING,
-    PASS,
-    REASON_AT,
-    SALT,
-    STATUS_AT,
-    UNDRAWN,
-    side_to_move,
-)
+from ludoteca.games.salt_n_pepper.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.salt_n_pepper.kernels.rules import (
     apply_action_inplace,
     legal_actions_into,

@@ -7,53 +7,9 @@ the position array and the action codec are in `layout`.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import (
-    NO_WINNER,
-    T_DECISIONS,  # noqa: F401 (the game's playout_totals reads the slots from here)
-    T_DRAWS,  # noqa: F401
-    T_LEGAL_MOVES,  # noqa: F401
-    T_LONGEST,  # noqa: F401
-)
+from ludoteca.core.playouts import NO_WINNER
 from ludoteca.core.vector_kernels import random_below
-from ludoteca.games.salt_n_pepper.kernels.layout import (
-    ALL_HOME,
-    BOARD_AT,
-    BOTH_STUCK,
-    DRAW,
-    EMPTY,
-    FIRST_AT,
-    HOME,
-    HOME_LANDING,
-    KINDS,
-    LEAP,
-    LEAP_HOME,
-    MAX_LEGAL,
-    NO_REASON,
-    NO_SQUARE,
-    OFF_BOARD,
-    ON_BOARD_AT,
-    ONGOING,
-    P_MAX_PLIES,
-    PASS,
-    PASSES_AT,
-    PEPPER,
-    PEPPER_WINS,
-    PIECES_AT,
-    PIECES_PER_SIDE,
-    PLY_AT,
-    PLY_CAP,
-    REASON_AT,
-    SALT,
-    SALT_WINS,
-    SIDE_DIRECTIONS,
-    STATUS_AT,
-    UNDRAWN,
-    WIDTH,
-    back_rank,
-    direction_count,
-    encode_action,
-    side_to_move,
-)
+from ludoteca.games.salt_n_pepper.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # -- the moves -------------------------------------------------------------------------------
 

@@ -127,29 +127,23 @@ def in_scoring_phase(s, params):
 
 
 # -- Named accessors --------------------------------------------------------------------------
-# The layout read and written by name: code outside the kernels (position text, the state, the
-# view, the start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A
-# region comes back as a view of ``s`` (read-only when ``s`` is).
+# The layout read and written by name: code outside the kernels (position text, the state, the view,
+# the start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region
+# comes back as a view of ``s`` (read-only when ``s`` is). The template writes those of
+# ``ACCESSORS`` into the kernels package (`ludoteca.core.kernel_accessors`).
 
-
-@njit(cache=True)
-def layer(s, side):
-    """``side``'s layer of the board, one cell per square (0, or piece number + 1): a view."""
-    start = LAYER_AT + side * NUM_SQUARES
-    return s[start : start + NUM_SQUARES]
-
-
-@njit(cache=True)
-def piece_squares(s, side):
-    """The squares of ``side``'s ``PIECES_PER_SIDE`` pieces, by piece number: a view."""
-    start = PIECE_SQUARE_AT + side * PIECES_PER_SIDE
-    return s[start : start + PIECES_PER_SIDE]
-
-
-@njit(cache=True)
-def piece_square(s, side, piece):
-    """The square of ``side``'s piece number ``piece`` (0..14)."""
-    return s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece]
+ACCESSORS = {
+    "layer(side)": "view LAYER_AT NUM_SQUARES: ``side``'s layer of the board, one cell per square"
+    " (0, or piece number + 1): a view",
+    "piece_squares(side)": "view PIECE_SQUARE_AT PIECES_PER_SIDE: the squares of ``side``'s"
+    " ``PIECES_PER_SIDE`` pieces, by piece number: a view",
+    "piece_square(side, piece)": "get PIECE_SQUARE_AT PIECES_PER_SIDE: the square of ``side``'s"
+    " piece number ``piece`` (0..14)",
+    "scoring_moves_of(side)": "get SCORING_MOVES_AT: moves ``side`` has made in the played"
+    " scoring phase (the cap penalty included)",
+    "set_scoring_moves(side, count)": "set SCORING_MOVES_AT: set the moves ``side`` has made in"
+    " the played scoring phase",
+}
 
 
 @njit(cache=True)
@@ -157,15 +151,3 @@ def put_piece(s, side, piece, square):
     """Stand ``side``'s piece number ``piece`` on ``square`` (its layer cell and its square)."""
     s[LAYER_AT + side * NUM_SQUARES + square] = piece + 1
     s[PIECE_SQUARE_AT + side * PIECES_PER_SIDE + piece] = square
-
-
-@njit(cache=True)
-def scoring_moves_of(s, side):
-    """Moves ``side`` has made in the played scoring phase (the cap penalty included)."""
-    return s[SCORING_MOVES_AT + side]
-
-
-@njit(cache=True)
-def set_scoring_moves(s, side, count):
-    """Set the moves ``side`` has made in the played scoring phase."""
-    s[SCORING_MOVES_AT + side] = count

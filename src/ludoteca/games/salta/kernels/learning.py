@@ -2,23 +2,7 @@
 
 from numba import njit
 
-from ludoteca.games.salta.kernels.layout import (
-    GREEN,
-    NUM_SQUARES,
-    ONGOING,
-    P_MAX_PLIES,
-    P_SCORING_CAP,
-    P_SCORING_MODE,
-    P_SCORING_START,
-    PIECE_SQUARE_AT,
-    PIECES_PER_SIDE,
-    PLY_AT,
-    SCORING_MOVES_AT,
-    SCORING_PLAYED,
-    STATUS_AT,
-    in_scoring_phase,
-    side_to_move,
-)
+from ludoteca.games.salta.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # == Learning agents: observation planes, legal-action masks, batches of games ==================
 #

@@ -7,45 +7,9 @@ move generator and checked against it by the seeded-identity tests.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
-from ludoteca.core.playouts import (
-    NO_WINNER,
-    T_PLIES,
-    T_WINS,
-)
-from ludoteca.games.salta.kernels.layout import (
-    ACTION_DESTINATION,
-    ACTION_ORIGIN,
-    BOTH_GOALS,
-    DRAW,
-    GREEN,
-    GREEN_GOAL,
-    GREEN_WINS,
-    LAYER_AT,
-    MAX_LEGAL,
-    NO_REASON,
-    NUM_SQUARES,
-    ONGOING,
-    P_MAX_PLIES,
-    P_SCORING_MODE,
-    P_SCORING_START,
-    PASS,
-    PIECE_SQUARE_AT,
-    PIECES_PER_SIDE,
-    PLY_AT,
-    PLY_CAP,
-    RED,
-    RED_GOAL,
-    RED_WINS,
-    SCORED_SIMPLIFIED,
-    SCORING_SIMPLIFIED,
-    STATUS_AT,
-    WIDTH,
-    in_scoring_phase,
-    side_to_move,
-)
+from ludoteca.core.playout_kernels import count_decision
+from ludoteca.core.playouts import NO_WINNER, T_PLIES, T_WINS
+from ludoteca.games.salta.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.salta.kernels.rules import (
     _compare_scores,
     _finish,

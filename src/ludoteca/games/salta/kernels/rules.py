@@ -7,55 +7,9 @@ the contract's primitives; the position array and the action codec are in `layou
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import (
-    NO_WINNER,
-)
-from ludoteca.games.salta.kernels.layout import (
-    ACTION_DESTINATION,
-    ACTION_ORIGIN,
-    BOTH_GOALS,
-    DIAGONAL_NEIGHBOUR,
-    DRAW,
-    FORWARD_DIRECTIONS,
-    GREEN,
-    GREEN_GOAL,
-    GREEN_WINS,
-    JUMP_LANDING,
-    LAYER_AT,
-    MAX_LEGAL,
-    NE,
-    NO_REASON,
-    NUM_SQUARES,
-    NW,
-    ONGOING,
-    P_MAX_PLIES,
-    P_SCORING_CAP,
-    P_SCORING_MODE,
-    P_SCORING_START,
-    PASS,
-    PIECE_SQUARE_AT,
-    PIECES_PER_SIDE,
-    PLY_AT,
-    PLY_CAP,
-    REASON_AT,
-    RED,
-    RED_GOAL,
-    RED_WINS,
-    SCORED_PLAYED,
-    SCORED_SIMPLIFIED,
-    SCORING_DECIDED,
-    SCORING_MOVES_AT,
-    SCORING_PLAYED,
-    SCORING_SIMPLIFIED,
-    SE,
-    STATUS_AT,
-    SW,
-    WIDTH,
-    _is_empty,
-    encode_action,
-    in_scoring_phase,
-    side_to_move,
-)
+from ludoteca.core.playouts import NO_WINNER
+from ludoteca.games.salta.kernels.layout import *  # noqa: F403 (the layout's names)
+from ludoteca.games.salta.kernels.layout import _is_empty
 
 # -- the play phase -------------------------------------------------------------------------
 

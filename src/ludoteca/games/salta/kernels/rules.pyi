@@ -7,10 +7,7 @@ names are typed as ``Any``.
 
 from typing import Any
 
-from ludoteca.core.kernels import (
-    Cells,
-    KernelArg,
-)
+from ludoteca.core.kernels import Cells, KernelArg
 
 def illegal_reason(
     s: Cells,

@@ -8,22 +8,7 @@ leaves; the position array is described in `layout`.
 import numpy as np
 from numba import njit
 
-from ludoteca.games.splinter.kernels.layout import (
-    BLUE,
-    BOARD_AT,
-    COUNT_AT,
-    FILE_COL,
-    MAX_SQUARES,
-    NUM_DIRECTIONS,
-    NUM_TYPES,
-    P_HEIGHT,
-    P_WIDTH,
-    RANK_COL,
-    RED,
-    ROW_PAD,
-    ROW_SLOTS,
-    ROWS_AT,
-)
+from ludoteca.games.splinter.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # The helpers of the random-play loop (legal moves, playing a move, groups) allocate nothing and
 # are compiled with ``_nrt=False``: numba then counts no references to the arrays they pass on,

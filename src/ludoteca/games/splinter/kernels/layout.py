@@ -128,33 +128,19 @@ def opposite(direction):
 
 # -- Named accessors --------------------------------------------------------------------------
 # The layout read and written by name: code outside the kernels (position text, the state, the
-# game's start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A
-# region comes back as a view of ``s`` (read-only when ``s`` is).
+# game's start position) calls these instead of doing arithmetic on the ``*_AT`` offsets. A region
+# comes back as a view of ``s`` (read-only when ``s`` is). The template writes those of
+# ``ACCESSORS`` into the kernels package (`ludoteca.core.kernel_accessors`).
 
-
-@njit(cache=True)
-def board_cells(s):
-    """The board, one cell per square (0, or a `piece_code`): a view."""
-    return s[BOARD_AT:]
-
-
-@njit(cache=True)
-def board_cell(s, square):
-    """What stands on ``square``: 0 for empty, else the piece's `piece_code`."""
-    return s[BOARD_AT + square]
-
-
-@njit(cache=True)
-def set_board_cell(s, square, code):
-    """Put the piece ``code`` (0 for none) on ``square``; `recount` then settles the counts."""
-    s[BOARD_AT + square] = code
-
-
-@njit(cache=True)
-def piece_counts(s, side):
-    """How many pieces of each type (square, cross, circle) ``side`` has: a view."""
-    start = COUNT_AT + side * NUM_TYPES
-    return s[start : start + NUM_TYPES]
+ACCESSORS = {
+    "board_cells()": "view BOARD_AT: the board, one cell per square (0, or a `piece_code`): a view",
+    "board_cell(square)": "get BOARD_AT: what stands on ``square``: 0 for empty, else the"
+    " piece's `piece_code`",
+    "set_board_cell(square, code)": "set BOARD_AT: put the piece ``code`` (0 for none) on"
+    " ``square``; `recount` then settles the counts",
+    "piece_counts(side)": "view COUNT_AT NUM_TYPES: how many pieces of each type (square, cross,"
+    " circle) ``side`` has: a view",
+}
 
 
 @njit(cache=True)

@@ -5,25 +5,7 @@ The observation planes (docs/rl.md) and the mask clearing of the batch kernels.
 
 from numba import njit
 
-from ludoteca.games.splinter.kernels.layout import (
-    BLUE,
-    BOARD_AT,
-    LAST_COUNT_AT,
-    LAST_DIRECTION_AT,
-    LAST_FIRST_AT,
-    MAX_CHOICES,
-    NUM_DIRECTIONS,
-    NUM_TYPES,
-    ONGOING,
-    P_HEIGHT,
-    P_MAX_PLIES,
-    P_WIDTH,
-    PASS,
-    PLY_AT,
-    STATUS_AT,
-    TO_MOVE_AT,
-    opposite,
-)
+from ludoteca.games.splinter.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # == Learning agents: observation planes, legal-action masks, batches of games ==================
 #

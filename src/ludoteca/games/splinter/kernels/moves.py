@@ -15,18 +15,7 @@ from ludoteca.games.splinter.kernels.groups import (
     sync_square,
     tied_largest,
 )
-from ludoteca.games.splinter.kernels.layout import (
-    BOARD_AT,
-    COUNT_AT,
-    FILE_STEP,
-    LAST_COUNT_AT,
-    LAST_DIRECTION_AT,
-    LAST_FIRST_AT,
-    OCCUPIED,
-    P_WIDTH,
-    RANK_STEP,
-    opposite,
-)
+from ludoteca.games.splinter.kernels.layout import *  # noqa: F403 (the layout's names)
 
 # -- one move: the push and the no-return rule ------------------------------------------------
 

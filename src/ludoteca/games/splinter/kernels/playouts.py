@@ -3,16 +3,10 @@
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
-from ludoteca.core.playouts import (
-    NO_WINNER,
-    T_PLIES,
-    T_WINS,
-)
+from ludoteca.core.playout_kernels import count_decision
+from ludoteca.core.playouts import NO_WINNER, T_PLIES, T_WINS
 from ludoteca.games.splinter.kernels.groups import new_workspace
-from ludoteca.games.splinter.kernels.layout import CHANCE, MAX_LEGAL, ONGOING, STATUS_AT, TO_MOVE_AT
+from ludoteca.games.splinter.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.splinter.kernels.rules import apply_action_inplace, legal_actions_into
 
 # -- random playouts --------------------------------------------------------------------------

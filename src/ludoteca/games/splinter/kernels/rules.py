@@ -8,9 +8,7 @@ the group searches in `groups`.
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import (
-    NO_WINNER,
-)
+from ludoteca.core.playouts import NO_WINNER
 from ludoteca.core.vector_kernels import random_below
 from ludoteca.games.splinter.kernels.groups import (
     NEAR_GROUPS,
@@ -35,43 +33,7 @@ from ludoteca.games.splinter.kernels.groups import (
     window_groups,
     workspace_over,
 )
-from ludoteca.games.splinter.kernels.layout import (
-    BLUE,
-    BLUE_WINS,
-    BOARD_AT,
-    BOTH_MISSING,
-    CHANCE,
-    COUNT_AT,
-    FILE_COL,
-    FILE_STEP,
-    LAST_COUNT_AT,
-    LAST_DIRECTION_AT,
-    LAST_FIRST_AT,
-    MAX_CHOICES,
-    MAX_LEGAL,
-    MISSING_TYPE,
-    NO_REASON,
-    NUM_DIRECTIONS,
-    NUM_TYPES,
-    ONGOING,
-    P_HEIGHT,
-    P_MAX_PLIES,
-    P_WIDTH,
-    PASS,
-    PLY_AT,
-    PLY_CAP,
-    RANK_COL,
-    RANK_STEP,
-    REASON_AT,
-    RED,
-    RED_WINS,
-    ROW_PAD,
-    STATUS_AT,
-    TIE,
-    TO_MOVE_AT,
-    encode_action,
-    opposite,
-)
+from ludoteca.games.splinter.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.splinter.kernels.moves import (
     _choices,
     _push,

@@ -5,20 +5,7 @@ from numba import njit
 
 from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.kernels import moves as m
-from ludoteca.games.steppin_stones.kernels.layout import (
-    BUDGET_AT,
-    COIN_AT,
-    FACE_AT,
-    FACE_SUIT,
-    NUM_SUITS,
-    PAWN_AT,
-    PHASE2_DIE_AT,
-    PLAY1,
-    STAGE_AT,
-    STONE_BASE,
-    TURNS_AT,
-    USED_AT,
-)
+from ludoteca.games.steppin_stones.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.steppin_stones.kernels.rules import P_MAX_TURNS, P_NUM_SQUARES
 
 # == Learning agents: observation planes, legal-action masks, batches of games ==================

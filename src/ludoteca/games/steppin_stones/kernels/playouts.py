@@ -7,9 +7,7 @@ from the list of its moves, and checked against the rules by the seeded-identity
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playout_kernels import (
-    count_decision,
-)
+from ludoteca.core.playout_kernels import count_decision
 from ludoteca.core.playouts import (
     NO_WINNER,
     T_PLIES,
@@ -17,14 +15,7 @@ from ludoteca.core.playouts import (
     T_WINS,
 )
 from ludoteca.games.steppin_stones.kernels import moves as m
-from ludoteca.games.steppin_stones.kernels.layout import (
-    COIN_AT,
-    ONGOING,
-    PLAY2,
-    STAGE_AT,
-    STATUS_AT,
-    TURNS_AT,
-)
+from ludoteca.games.steppin_stones.kernels.layout import *  # noqa: F403 (the layout's names)
 from ludoteca.games.steppin_stones.kernels.rules import (
     MAX_LEGAL,
     P_NUM_SQUARES,

@@ -18,47 +18,11 @@ checked whenever phase-2 dice are about to be rolled, loses; so does the engine 
 import numpy as np
 from numba import njit
 
-from ludoteca.core.playouts import (
-    NO_WINNER,
-)
-from ludoteca.core.vector_kernels import (
-    random_below,
-)
+from ludoteca.core.playouts import NO_WINNER
+from ludoteca.core.vector_kernels import random_below
 from ludoteca.games.steppin_stones import layout as c
 from ludoteca.games.steppin_stones.kernels import moves as m
-from ludoteca.games.steppin_stones.kernels.layout import (
-    ALL_HOME,
-    BUDGET_AT,
-    COIN_AT,
-    DEAD,
-    FACE_AT,
-    FACE_SUIT,
-    LOST,
-    NO_FACE,
-    NO_REASON,
-    NUM_SUITS,
-    ONGOING,
-    PAWN_AT,
-    PAWN_SQUARE_AT,
-    PHASE2_DIE_AT,
-    PLAY1,
-    PLAY2,
-    REASON_AT,
-    RESIGNED,
-    RESIGNED_AT,
-    ROLL1,
-    ROLL2,
-    STAGE_AT,
-    STATUS_AT,
-    STONE_BASE,
-    TURN_CAP,
-    TURNS_AT,
-    USED_AT,
-    WON,
-    outcome_digit,
-    outcome_face,
-    phase_two_budget,
-)
+from ludoteca.games.steppin_stones.kernels.layout import *  # noqa: F403 (the layout's names)
 
 STRIDE, FLIP_BASE, END, RESIGN = c.STRIDE, c.FLIP_BASE, c.END, c.RESIGN
 MAX_LEGAL = m.MAX_LEGAL
