@@ -7,6 +7,8 @@ user's cache is read (numba caches it in the test run's own keyed cache folder).
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -49,3 +51,27 @@ def test_cache_only_refuses_a_compile_and_loads_what_the_cache_holds(tmp_path: P
 def test_an_unknown_game_is_an_error_not_a_cache_miss() -> None:
     with pytest.raises(ValueError, match="unknown game"):
         warm_up_from_cache("no_such_game")
+
+
+ENGINES_LEFT_OUT = """
+from ludoteca.ai import search_tree
+from ludoteca.warmup import is_warm, warm_up_game
+
+warm_up_game("pente_grammai", engines=False)
+print(is_warm("pente_grammai"), len(search_tree.descend.signatures))
+warm_up_game("pente_grammai")
+print(is_warm("pente_grammai"), len(search_tree.descend.signatures))
+"""
+
+
+def test_a_web_process_can_load_the_rules_without_the_engines_searches() -> None:
+    """A server process warms up the rules and boards only (its search workers run the
+    searches): the search tree's kernels stay unloaded until a warm-up asks for the engines.
+    In a process of its own, so that nothing this run loaded earlier counts."""
+    done = subprocess.run(
+        [sys.executable, "-c", ENGINES_LEFT_OUT], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    rules_only, with_engines = done.stdout.split("\n")[:2]
+    assert rules_only == "True 0"
+    assert with_engines.startswith("True ") and with_engines != "True 0"

@@ -37,7 +37,8 @@ WARM_UP_AGENTS = ("random", "mcts:iters=30,seed=0", "alphabeta:nodes=300,seed=0"
 
 Progress = Callable[[str, int, int], None]
 
-_warmed_here: set[str] = set()
+_rules_warm: set[str] = set()  # the games whose rules and views are loaded in this process
+_engines_warm: set[str] = set()  # ... and whose engines' searches are too
 _warming: dict[str, threading.Lock] = {}  # one per game: games load side by side
 _warming_lock = threading.Lock()
 _cache_only = threading.local()  # .active: refuse to compile in this thread; .refused: it did
@@ -90,24 +91,33 @@ def warm_up(progress: Progress | None = None, *, learning: bool = False) -> list
     return times
 
 
-def warm_up_game(game_id: str) -> None:
+def warm_up_game(game_id: str, *, engines: bool = True) -> None:
     """Exercise one game's rules (a random game, its texts) and each engine once.
 
     Safe to call from several threads: a game is warmed up once per process, and a second
     caller of the same game waits for the first (one of another game does not).
 
+    Args:
+        game_id: The game.
+        engines: Exercise the engines' searches too. A web server process plays the rules and
+            draws the boards, while its search workers run the searches: without them it holds
+            tens of MB less of compiled code.
+
     Raises:
         UnknownGameError: No game has this id.
     """
-    if game_id in _warmed_here:
+    done = _engines_warm if engines else _rules_warm
+    if game_id in done:
         return
     with _warming_lock:
         lock = _warming.setdefault(game_id, threading.Lock())
     with lock:
-        if game_id in _warmed_here:
+        if game_id in done:
             return
-        _exercise(game_id)
-        _warmed_here.add(game_id)
+        _exercise(game_id, engines=engines)
+        _rules_warm.add(game_id)
+        if engines:
+            _engines_warm.add(game_id)
 
 
 def warm_up_from_cache(game_id: str, *, learning: bool = False) -> bool:
@@ -169,11 +179,11 @@ def _listen_for_compiles() -> None:
 
 
 def is_warm(game_id: str) -> bool:
-    """Whether this process has already warmed the game up (its kernels are in memory)."""
-    return game_id in _warmed_here
+    """Whether this process has already warmed the game's rules up (in memory, ready to play)."""
+    return game_id in _rules_warm
 
 
-def _exercise(game_id: str) -> None:
+def _exercise(game_id: str, *, engines: bool) -> None:
     game = make(game_id)
     rng = random.Random(0)
     state = game.initial_state()
@@ -190,7 +200,7 @@ def _exercise(game_id: str) -> None:
         state = state.apply(state.parse_move(move.text))
         assert game.parse_state(state.to_text()) == state
     _draw(state)
-    if decision is None:
+    if decision is None or not engines:
         return
     specs = list(WARM_UP_AGENTS)
     if expert_for(game) is not None:

@@ -181,7 +181,8 @@ class Readiness:
                         self._give_up(game_id, outcome.reason)
                         continue
                     try:  # from numba's cache, in a thread: the event loop goes on answering
-                        await asyncio.to_thread(warm_up_game, game_id)
+                        # The rules and boards only: the searches run in the search workers.
+                        await asyncio.to_thread(warm_up_game, game_id, engines=False)
                     except Exception as error:
                         self._give_up(game_id, f"loading failed: {type(error).__name__}: {error}")
                         continue
